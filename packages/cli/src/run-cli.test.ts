@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
+import { memoryIo } from "./test-io";
+import { VERSION } from "./version";
+
+const good = `---
+name: demo
+description: A demo prompt.
+runvil: 0
+uses: [web, acme/poop]
+models:
+  writer: {}
+---
+
+# Demo
+
+\`\`\`lua
+var.n = 1
+\`\`\`
+
+## Work
+
+Some prose.
+
+\`\`\`lua
+return var.n
+\`\`\`
+
+### Helpers
+
+\`\`\`lua
+x = 1
+\`\`\`
+`;
+
+const brokenLua = `---
+name: broken-check
+description: Holds an epilog that does not compile.
+runvil: 0
+---
+
+# Broken check
+
+## Check
+
+Ask the model.
+
+\`\`\`lua
+local secret =
+return secret
+\`\`\`
+`;
+
+const badUses = `---
+name: bad
+description: Bad uses.
+runvil: 0
+uses: [acme/web/fetch]
+---
+
+# Bad
+`;
+
+describe("runvil check", () => {
+  it("prints the outline of a prompt that parses and exits 0", async () => {
+    const io = memoryIo({ "demo.md": good });
+    expect(await runCli(["check", "demo.md"], io)).toBe(0);
+    expect(io.err).toBe("");
+    expect(io.out).toBe(
+      [
+        "demo.md: ok",
+        "  demo: A demo prompt.",
+        "  uses: web (runvil/web), acme/poop (acme/poop)",
+        "  models: writer",
+        "  # Demo  (line 10)",
+        "    lua    H1 `Demo` lua  line 13",
+        "  ## Work  (line 16)",
+        "    prose  line 18",
+        "    lua    section `Work` epilog  line 21",
+        "    ### Helpers  (line 24)",
+        "      lua    section `Helpers` prologue  line 27",
+        "  1 top-level section, 2 in all, 3 Lua blocks",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("prints a compile error with its kind and exits 1", async () => {
+    const io = memoryIo({ "broken.md": brokenLua });
+    expect(await runCli(["check", "broken.md"], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toMatch(
+      /^broken\.md: Lua error: lua compilation error at section `Check` epilog \(line 14\): \[string "line 14"\]:2: /,
+    );
+  });
+
+  it("prints a frontmatter error with the chapter's text", async () => {
+    const io = memoryIo({ "bad.md": badUses });
+    expect(await runCli(["check", "bad.md"], io)).toBe(1);
+    expect(io.err).toContain(
+      "bad.md: Frontmatter error: invalid frontmatter: invalid uses entry `acme/web/fetch`: a uses entry is a Pack id, such as `web`, or vendor/name, such as `acme/web`",
+    );
+  });
+
+  it("checks every file, counts them, and fails when any fails", async () => {
+    const io = memoryIo({ "a.md": good, "b.md": badUses });
+    expect(await runCli(["check", "a.md", "b.md", "missing.md"], io)).toBe(1);
+    expect(io.out).toContain("a.md: ok");
+    expect(io.err).toContain("b.md: Frontmatter error:");
+    expect(io.err).toContain("missing.md: no such file");
+    expect(io.out).toContain("1 of 3 prompts parse");
+  });
+
+  it("prints a JSON report with --json", async () => {
+    const io = memoryIo({ "a.md": good, "b.md": brokenLua });
+    expect(await runCli(["check", "--json", "a.md", "b.md"], io)).toBe(1);
+    const report = JSON.parse(io.out) as {
+      ok: boolean;
+      files: {
+        file: string;
+        ok: boolean;
+        outline?: { sectionCount: number; sections: { reference: string }[] };
+        error?: { kind: string; message: string };
+      }[];
+    };
+    expect(report.ok).toBe(false);
+    expect(report.files[0]?.ok).toBe(true);
+    expect(report.files[0]?.outline?.sectionCount).toBe(1);
+    expect(report.files[0]?.outline?.sections.map((s) => s.reference)).toEqual([
+      "## Work",
+      "### Helpers",
+    ]);
+    expect(report.files[1]?.error?.kind).toBe("Lua");
+    expect(io.err).toBe("");
+  });
+
+  it("refuses bytes that are not UTF-8 with an Encoding error", async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode("---\nname: x\n"), 0xff, 0x0a]);
+    const io = memoryIo({ "bin.md": bytes });
+    expect(await runCli(["check", "bin.md"], io)).toBe(1);
+    expect(io.err).toMatch(/^bin\.md: Encoding error: .*line 3/);
+  });
+
+  it("exits 2 on a usage error and 0 for --version", async () => {
+    const usage = memoryIo({});
+    expect(await runCli(["check"], usage)).toBe(2);
+    expect(usage.err).toContain("missing required argument");
+    const unknown = memoryIo({});
+    expect(await runCli(["frobnicate"], unknown)).toBe(2);
+    const version = memoryIo({});
+    expect(await runCli(["--version"], version)).toBe(0);
+    expect(version.out.trim()).toBe(VERSION);
+  });
+});
