@@ -1,4 +1,5 @@
 import { LuaWasm } from "wasmoon";
+import { captureLuaInstance, type LuaInstance, pickInstance } from "./wasm-exports";
 
 /** A pointer into the wasm linear memory (wasm32: a byte offset). */
 export type Ptr = number;
@@ -40,6 +41,13 @@ export interface LuaModule {
   _lua_rotate(L: LuaState, idx: number, n: number): void;
   _lua_getfield(L: LuaState, idx: number, k: Ptr): number;
   _luaopen_string(L: LuaState): number;
+  /**
+   * Puts a JavaScript function into the wasm function table and returns its index (a C function
+   * pointer). `signature` is emscripten's: result letter then parameter letters, `i` for i32 and
+   * `v` for void (`"ii"` is a lua_CFunction). On Node 20 each call compiles a small wasm module,
+   * so add a function once per process, never per state or per call.
+   */
+  addFunction(fn: (...args: number[]) => number | undefined, signature: string): number;
 }
 
 /** Names of the exported functions that {@link LuaModule} promises; checked once at load time. */
@@ -58,6 +66,7 @@ const REQUIRED_FUNCTIONS = [
   "_lua_rotate",
   "_lua_getfield",
   "_luaopen_string",
+  "addFunction",
 ] as const satisfies readonly (keyof LuaModule)[];
 
 /** Checks at run time that wasmoon's emscripten module has every export {@link LuaModule} lists. */
@@ -77,6 +86,35 @@ function asLuaModule(candidate: unknown): LuaModule {
 
 let modulePromise: Promise<LuaModule> | undefined;
 
+/** The wasm instance behind each module whose instance was caught at load. */
+const instances = new WeakMap<LuaModule, LuaInstance>();
+
+/** Initializes wasmoon, catching its wasm instance on the way (see captureLuaInstance). */
+async function initializeModule(): Promise<LuaModule> {
+  const { loaded, candidates } = await captureLuaInstance(() => LuaWasm.initialize());
+  const module = asLuaModule(loaded.module);
+  const instance = pickInstance(candidates, module.HEAPU8);
+  if (instance !== undefined) instances.set(module, instance);
+  return module;
+}
+
+/**
+ * The wasm instance behind `module`: its raw exports (the C functions without emscripten's
+ * wrappers, the memory and the function table) and its unwind probe. Throws if the instance
+ * could not be caught when the module loaded, which the VM layer needs and the compile path
+ * does not.
+ */
+export function luaInstanceOf(module: LuaModule): LuaInstance {
+  const instance = instances.get(module);
+  if (instance === undefined) {
+    throw new Error(
+      "wasmoon's wasm instance was not caught at load, so Lua VMs cannot be created " +
+        "(is wasmoon still 1.16.0, instantiated with WebAssembly.instantiate?)",
+    );
+  }
+  return instance;
+}
+
 /**
  * Instantiates wasmoon's WebAssembly module once per process and returns its raw exports.
  *
@@ -85,7 +123,7 @@ let modulePromise: Promise<LuaModule> | undefined;
  */
 export function loadLuaModule(): Promise<LuaModule> {
   if (modulePromise === undefined) {
-    const loading = LuaWasm.initialize().then((wasm) => asLuaModule(wasm.module));
+    const loading = initializeModule();
     modulePromise = loading;
     loading.catch(() => {
       if (modulePromise === loading) modulePromise = undefined;

@@ -1,0 +1,83 @@
+import { loadLuaModule, luaInstanceOf } from "../module";
+import { LuaKernel } from "./kernel";
+import { type LuaVm, type LuaVmOptions, VmHandle } from "./lua-vm";
+
+/** Creates Lua VMs on the process's one wasm module. */
+export interface LuaVmFactory {
+  /** Creates a sandboxed, filled VM (about 20–40 µs; see bench/vm.bench.ts). */
+  create(options?: LuaVmOptions): LuaVm;
+  /**
+   * Runs about 20 ms of CPU-bound Lua in a scratch VM so V8 tiers up the interpreter's wasm code:
+   * until then, Lua runs up to 3× slower. Call it once at startup where first-run latency matters.
+   */
+  warmUp(): void;
+  /** VMs created and not yet closed. */
+  readonly openVmCount: number;
+  /** Size of the wasm linear memory in bytes, shared by every VM (it grows, never shrinks). */
+  readonly wasmMemoryBytes: number;
+}
+
+/** CPU-bound Lua touching the interpreter's hot paths: calls, tables, sort, strings, errors. */
+const WARM_UP_SOURCE = `
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local total = fib(22)
+local t = {}
+for i = 1, 20000 do t[i] = (i * 7919) % 1000 end
+table.sort(t)
+local parts = {}
+for i = 1, 2000 do parts[#parts + 1] = string.format("%d:%s", i, tostring(t[i])) end
+local text = table.concat(parts, ",")
+for _ = 1, 200 do pcall(error, "x") end
+return total + #text
+`;
+
+class Factory implements LuaVmFactory {
+  private readonly kernel: LuaKernel;
+
+  constructor(kernel: LuaKernel) {
+    this.kernel = kernel;
+  }
+
+  create(options: LuaVmOptions = {}): LuaVm {
+    return new VmHandle(this.kernel, options);
+  }
+
+  warmUp(): void {
+    const vm = this.create();
+    try {
+      const outcome = vm.runPrivileged({ source: WARM_UP_SOURCE, chunkName: "warm-up" });
+      if (!outcome.ok) throw new Error(`Lua VM warm-up failed: ${outcome.message}`);
+    } finally {
+      vm.close();
+    }
+  }
+
+  get openVmCount(): number {
+    return this.kernel.openCount;
+  }
+
+  get wasmMemoryBytes(): number {
+    return this.kernel.heap.byteLength();
+  }
+}
+
+let factoryPromise: Promise<LuaVmFactory> | undefined;
+
+/**
+ * Loads the wasm module (shared with loadLuaRuntime) and sets up what every VM shares: the limit
+ * allocator, the host-function dispatcher, its continuation, the count hook and the panic
+ * function, each added to the wasm function table once. Memoized like loadLuaRuntime; a failed
+ * load is forgotten so the next call retries.
+ */
+export function loadLuaVmFactory(): Promise<LuaVmFactory> {
+  if (factoryPromise === undefined) {
+    const loading = loadLuaModule().then(
+      (module): LuaVmFactory => new Factory(new LuaKernel(module, luaInstanceOf(module))),
+    );
+    factoryPromise = loading;
+    loading.catch(() => {
+      if (factoryPromise === loading) factoryPromise = undefined;
+    });
+  }
+  return factoryPromise;
+}

@@ -1,0 +1,53 @@
+import type { WasmMemory } from "../wasm-api";
+
+/**
+ * Typed views of the wasm linear memory that follow its growth.
+ *
+ * A growing memory detaches its old `ArrayBuffer`, which empties every view of it, so each getter
+ * re-creates the views when its own view has become empty (checking a length is far cheaper than
+ * reading `memory.buffer` on every access). Never keep a view across a call into Lua, which may
+ * grow the memory.
+ */
+export class Heap {
+  private readonly memory: WasmMemory;
+  private bytes: Uint8Array;
+  private words: Uint32Array;
+  private ints: Int32Array;
+
+  constructor(memory: WasmMemory) {
+    this.memory = memory;
+    this.bytes = new Uint8Array(memory.buffer);
+    this.words = new Uint32Array(memory.buffer);
+    this.ints = new Int32Array(memory.buffer);
+  }
+
+  /** The memory as bytes. */
+  u8(): Uint8Array {
+    if (this.bytes.length === 0) this.refresh();
+    return this.bytes;
+  }
+
+  /** The memory as unsigned 32-bit words (index = byte offset >>> 2). */
+  u32(): Uint32Array {
+    if (this.words.length === 0) this.refresh();
+    return this.words;
+  }
+
+  /** The memory as signed 32-bit words (index = byte offset >> 2). */
+  i32(): Int32Array {
+    if (this.ints.length === 0) this.refresh();
+    return this.ints;
+  }
+
+  /** The current size of the linear memory in bytes (it never shrinks). */
+  byteLength(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  private refresh(): void {
+    const buffer = this.memory.buffer;
+    this.bytes = new Uint8Array(buffer);
+    this.words = new Uint32Array(buffer);
+    this.ints = new Int32Array(buffer);
+  }
+}

@@ -1,0 +1,155 @@
+import type { LuaState } from "../module";
+import { CANCELLED_MESSAGE, type CancelWatch } from "./cancel";
+import { continueHostCall, dispatchHostCall } from "./dispatcher";
+import { HostFunctionTable } from "./host-functions";
+import type { KernelClient, LuaKernel } from "./kernel";
+import { MAX_LIMIT_BYTES, type MemoryAccount } from "./limit-allocator";
+import type { LuaVm } from "./lua-vm";
+import { LuaPanicError } from "./panic";
+import type { HostResult } from "./values";
+
+/** How a suspended host call's Promise settled. */
+export type Settled = { ok: true; result: HostResult } | { ok: false; error: unknown };
+
+/** A Lua thread that runBlock drives. */
+export interface ThreadRecord {
+  /** The thread (`lua_State*`). */
+  readonly co: LuaState;
+  /** Its `luaL_ref` in the registry, which keeps it from being collected. */
+  readonly ref: number;
+  /** The Promise of the host call the thread is suspended in. */
+  pending: Promise<HostResult> | undefined;
+  /** The name of that host function, for messages. */
+  pendingName: string;
+  /** The settled result the continuation will push (or raise). */
+  settled: Settled | undefined;
+  /** Set when the cancellation hook yielded the thread: it must never be resumed. */
+  cancelYield: boolean;
+  /** Called when the VM is cancelled or closed (ends the block if it waits on a host Promise). */
+  onWake: (() => void) | undefined;
+}
+
+/**
+ * Everything one Lua VM holds: its main `lua_State`, memory account, host functions, the threads
+ * runBlock drives, cancellation state and lifecycle flags. Internal to the package; LuaVm is the
+ * public face. It is also the kernel's client for this state's callbacks.
+ */
+export class VmState implements KernelClient {
+  readonly kernel: LuaKernel;
+  readonly L: LuaState;
+  readonly clientId: number;
+  readonly account: MemoryAccount;
+  /** The Lua memory limit in bytes (the account's limit when not lifted). */
+  readonly limitBytes: number;
+  readonly functions = new HostFunctionTable();
+  readonly threads = new Map<LuaState, ThreadRecord>();
+  readonly cancelWatch: CancelWatch;
+  readonly facade: LuaVm;
+  closed = false;
+  /** Set after a Lua panic: the state may be inconsistent and is never used again. */
+  broken = false;
+  /** Nesting depth of Lua running synchronously on this VM (lua_resume / lua_pcall in flight). */
+  executing = 0;
+  cancelled = false;
+
+  constructor(init: {
+    kernel: LuaKernel;
+    L: LuaState;
+    clientId: number;
+    account: MemoryAccount;
+    limitBytes: number;
+    cancelWatch: CancelWatch;
+    facade: LuaVm;
+  }) {
+    this.kernel = init.kernel;
+    this.L = init.L;
+    this.clientId = init.clientId;
+    this.account = init.account;
+    this.limitBytes = init.limitBytes;
+    this.cancelWatch = init.cancelWatch;
+    this.facade = init.facade;
+  }
+
+  dispatch(L: LuaState): number {
+    return dispatchHostCall(this, L);
+  }
+
+  continueCall(L: LuaState): number {
+    return continueHostCall(this, L);
+  }
+
+  /**
+   * The count hook. When a cancel source fires (or already fired), it yields a runBlock thread
+   * where it can (a yield from a hook passes through every pcall, so Lua code cannot swallow it)
+   * and raises `cancelled` elsewhere (a C function such as table.sort's caller stands between).
+   */
+  hook(L: LuaState): void {
+    const { kernel } = this;
+    const { x } = kernel;
+    kernel.clearUnwinding();
+    try {
+      if (!this.cancelled) {
+        if (!this.cancelWatch.poll()) return;
+        this.markCancelled();
+      }
+      const record = this.threads.get(L);
+      if (record !== undefined && x.lua_isyieldable(L) !== 0) {
+        record.cancelYield = true;
+        x.lua_yieldk(L, 0, 0, 0);
+        return;
+      }
+      this.kernel.pushText(L, CANCELLED_MESSAGE);
+    } catch (error) {
+      if (kernel.isUnwinding(error)) throw error;
+      return; // never let a JS exception unwind through Lua
+    }
+    x.lua_error(L);
+  }
+
+  /** Marks the VM cancelled (sticky) and wakes blocks waiting on host Promises. */
+  markCancelled(): void {
+    this.cancelled = true;
+    this.wake();
+  }
+
+  /** Wakes every block waiting on a host Promise (they then see `cancelled` or `closed`). */
+  wake(): void {
+    for (const record of [...this.threads.values()]) record.onWake?.();
+  }
+
+  /** Throws unless the VM can be used. */
+  assertUsable(): void {
+    if (this.closed) throw new Error("this LuaVm is closed");
+    if (this.broken) throw new Error("this LuaVm is broken after a Lua panic and cannot be used");
+  }
+
+  /**
+   * Runs host-side work on the state (pushing globals, reading results, creating threads) with
+   * the memory limit lifted, so an unprotected allocation can never raise. `work` keeps the main
+   * stack balanced; if it throws, the main stack's top is put back. A Lua panic (wasm heap
+   * exhausted) restores the emscripten stack pointer, marks the VM broken and rethrows.
+   */
+  hostOp<T>(work: () => T): T {
+    this.assertUsable();
+    const { x } = this.kernel;
+    const top = x.lua_gettop(this.L);
+    const limit = this.account.limit;
+    this.account.limit = MAX_LIMIT_BYTES;
+    const sp = x.stackSave();
+    try {
+      const result = work();
+      this.kernel.clearUnwinding(); // a finalizer may have raised inside a protected call
+      return result;
+    } catch (error) {
+      if (error instanceof LuaPanicError) {
+        x.stackRestore(sp);
+        this.broken = true;
+      } else {
+        x.lua_settop(this.L, top);
+      }
+      throw error;
+    } finally {
+      this.account.limit = limit;
+    }
+  }
+}
