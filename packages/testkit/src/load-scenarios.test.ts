@@ -418,7 +418,7 @@ describe("loadScenarioFile: required keys and names", () => {
 
 describe("loadScenarioFile: unknown keys at every level", () => {
   const CASE_KEYS =
-    "name, spec, skip, prompt, args, host, run, models, operator, web, store, cancel_after_ms, stop_after_ms, expect";
+    "name, spec, skip, prompt, prompt_file, args, host, run, models, operator, web, store, cancel_after_ms, stop_after_ms, expect";
   const table: [string, string, string][] = [
     [
       "case",

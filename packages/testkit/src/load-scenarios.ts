@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { ScenarioPathError } from "./collect-files";
 import { type IssueSink, isPlainObject, readMapping, requireKeys } from "./field-reader";
@@ -83,7 +84,7 @@ function parseScenarioText(text: string, path: string): ScenarioFile {
     ]);
   }
 
-  const cases = readCases(sink, data, caseNames, lines);
+  const cases = readCases(sink, data, caseNames, lines, dirname(path));
   if (issues.length > 0) throw new ScenarioFormatError(path, sortByLine(issues));
   return { path, cases };
 }
@@ -93,6 +94,7 @@ function readCases(
   data: unknown,
   caseNames: Map<number, string>,
   lines: YamlLines,
+  baseDir: string,
 ): ScenarioCase[] {
   if (!isPlainObject(data)) {
     sink([], "a scenario file is a mapping with one key, cases (a list of cases)");
@@ -114,7 +116,7 @@ function readCases(
   const firstWithName = new Map<string, number>();
   list.forEach((item: unknown, index) => {
     const path: KeyPath = ["cases", index];
-    const read = readCase(sink, item, path, index, lines.lineOf(path) ?? 0);
+    const read = readCase(sink, item, path, index, lines.lineOf(path) ?? 0, baseDir);
     if (read === undefined) return;
     cases.push(read);
     const name = caseNames.get(index);

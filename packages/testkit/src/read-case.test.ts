@@ -9,6 +9,7 @@ describe("readCase", () => {
       "spec",
       "skip",
       "prompt",
+      "prompt_file",
       "args",
       "host",
       "run",

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   field,
   has,
@@ -26,6 +28,7 @@ export const CASE_KEYS = [
   "spec",
   "skip",
   "prompt",
+  "prompt_file",
   "args",
   "host",
   "run",
@@ -48,10 +51,16 @@ export function readCase(
   path: KeyPath,
   index: number,
   line: number,
+  baseDir?: string,
 ): ScenarioCase | undefined {
   const fields = readMapping(sink, value, path, CASE_KEYS);
   if (fields === undefined) return undefined;
-  requireKeys(sink, fields, path, ["name", "prompt", "expect"]);
+  requireKeys(
+    sink,
+    fields,
+    path,
+    has(fields, "prompt_file") ? ["name", "expect"] : ["name", "prompt", "expect"],
+  );
   const at = (key: string): KeyPath => [...path, key];
   const text = (key: string, rules?: { nonEmpty?: boolean; singleLine?: boolean }) =>
     has(fields, key) ? readString(sink, field(fields, key), at(key), rules) : undefined;
@@ -61,7 +70,17 @@ export function readCase(
   const name = text("name", { nonEmpty: true, singleLine: true });
   const spec = text("spec");
   const skip = text("skip", { nonEmpty: true });
-  const prompt = text("prompt");
+  const promptFile = text("prompt_file", { nonEmpty: true, singleLine: true });
+  let prompt = text("prompt");
+  let promptPath: string | undefined;
+  if (promptFile !== undefined) {
+    if (has(fields, "prompt")) {
+      sink(at("prompt_file"), "give either prompt or prompt_file, not both");
+    } else {
+      promptPath = resolve(baseDir ?? ".", promptFile);
+      prompt = readPromptFile(sink, at("prompt_file"), promptFile, promptPath);
+    }
+  }
   const args = text("args");
   const cancelAfterMs = millis("cancel_after_ms");
   const stopAfterMs = millis("stop_after_ms");
@@ -86,10 +105,33 @@ export function readCase(
       ? readExpectations(sink, field(fields, "expect"), at("expect"))
       : {},
   };
+  if (promptPath !== undefined) scenarioCase.promptPath = promptPath;
   if (spec !== undefined) scenarioCase.spec = spec;
   if (skip !== undefined) scenarioCase.skip = skip;
   if (args !== undefined) scenarioCase.args = args;
   if (cancelAfterMs !== undefined) scenarioCase.cancelAfterMs = cancelAfterMs;
   if (stopAfterMs !== undefined) scenarioCase.stopAfterMs = stopAfterMs;
   return scenarioCase;
+}
+
+/** Reads a case's `prompt_file`, reporting a file that cannot be read at that key. */
+function readPromptFile(
+  sink: IssueSink,
+  path: KeyPath,
+  written: string,
+  absolute: string,
+): string | undefined {
+  try {
+    return readFileSync(absolute, "utf8");
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "";
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code || String(error);
+    sink(path, `cannot read ${written}: ${why}`);
+    return undefined;
+  }
 }

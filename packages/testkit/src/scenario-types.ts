@@ -63,8 +63,14 @@ export interface ScenarioCase {
   spec?: string;
   /** `skip`: present when the case is reported as skipped; the reason. */
   skip?: string;
-  /** `prompt`: the whole prompt file, frontmatter included. */
+  /**
+   * `prompt`: the whole prompt file, frontmatter included; or the text of the file named by
+   * `prompt_file` (a path relative to the scenario file), so a scenario can test a prompt that
+   * lives in its own `.md` file.
+   */
   prompt: string;
+  /** `prompt_file`, resolved to an absolute path, when the case names one. */
+  promptPath?: string;
   /** `args`: the argument string; absent when the case gives none. */
   args?: string;
   /** `host`: the Host the run is prepared on. */
