@@ -5,6 +5,62 @@ export {
   LuaCompileError,
   type LuaCompileErrorInit,
 } from "./compile-error";
+export {
+  type BlockLocator,
+  type MappedPosition,
+  type MappedText,
+  mapChunkMarkers,
+} from "./error-location/map-markers";
+export { formatUncaughtRuntimeError } from "./error-location/runtime-error";
+export {
+  argumentError,
+  EngineError,
+  type EngineErrorOptions,
+  ERROR_KINDS,
+  ERRORS_CHUNK_NAME,
+  ERRORS_PRIVATE_FIELD,
+  type ErrorFields,
+  type ErrorKind,
+  installErrors,
+  isErrorKind,
+  quotaError,
+  RUNTIME_ERROR_PREFIX,
+  type RunErrorKind,
+  runErrorKindOf,
+  runtimeError,
+  runtimeErrorMessage,
+  type UncaughtError,
+  uncaughtError,
+} from "./errors/index";
+export {
+  ABSENT_LUA_NAMES,
+  CONDITIONAL_ENGINE_GLOBALS,
+  ENGINE_GLOBALS,
+  GLOBAL_GUARD_PRIVATE_KEY,
+  GLOBALS_CHUNK_NAME,
+  type GlobalGuard,
+  type GlobalGuardOptions,
+  GUARD_SERVED_GLOBALS,
+  installGlobalGuard,
+  isReservedName,
+  LUA_KEYWORDS,
+  PROTECTED_METATABLE_MESSAGE,
+  RESERVED_NAMES,
+  type ReservedName,
+  type ReservedNameClass,
+  readOnlyGlobalMessage,
+  reservedNameClass,
+  type ServedGlobal,
+  WEAK_GLOBALS_MESSAGE,
+} from "./globals/index";
+export {
+  ensureJsonPrivateValues,
+  ensureSealedTargets,
+  installJson,
+  JSON_LIST_MARKER_FIELD,
+  JSON_NULL_FIELD,
+  SEALED_TARGETS_FIELD,
+} from "./json-lua/index";
 export { type LuaRuntime, loadLuaRuntime } from "./runtime";
 export { CANCELLED_MESSAGE } from "./vm/cancel";
 export { YIELD_ACROSS_C_MESSAGE } from "./vm/dispatcher";

@@ -1,3 +1,5 @@
+import { EngineError } from "../errors/engine-error";
+import { pushErrorValue } from "../errors/vm-error-values";
 import type { LuaState } from "../module";
 import { UPVALUE_1 } from "./constants";
 import { ActiveHostCall } from "./host-call";
@@ -19,7 +21,9 @@ export function dispatchHostCall(state: VmState, L: LuaState): number {
   const { kernel } = state;
   kernel.clearUnwinding();
   const entry = state.functions.get(kernel.x.lua_touserdata(L, UPVALUE_1));
-  if (entry === undefined) return raiseHostError(state, L, new Error("unknown host function"));
+  if (entry === undefined) {
+    return raiseHostError(state, L, new EngineError("internal", "unknown host function"));
+  }
   if (entry.kind === "raw") return callRaw(state, L, entry.fn);
   const call = new ActiveHostCall(state, L, entry.name);
   let result: HostResult | Promise<HostResult>;
@@ -49,7 +53,10 @@ function callRaw(state: VmState, L: LuaState, fn: (L: LuaState) => number): numb
   return raiseHostError(state, L, failure);
 }
 
-/** Pushes results, raising a Lua error for results that cannot cross. */
+/**
+ * Pushes results, raising a Lua error for results that cannot cross (an Engine fault: kind
+ * `internal` where the VM has error values).
+ */
 function pushResultsOrRaise(state: VmState, L: LuaState, result: HostResult, name: string): number {
   let failure: unknown;
   try {
@@ -58,7 +65,7 @@ function pushResultsOrRaise(state: VmState, L: LuaState, result: HostResult, nam
     if (state.kernel.isUnwinding(error)) throw error;
     failure = error;
   }
-  return raiseHostError(state, L, failure);
+  return raiseHostError(state, L, new EngineError("internal", describe(failure)));
 }
 
 /**
@@ -70,7 +77,11 @@ export function continueHostCall(state: VmState, L: LuaState): number {
   const record = state.threads.get(L);
   const settled = record?.settled;
   if (record === undefined || settled === undefined) {
-    return raiseHostError(state, L, new Error("a suspended host call resumed without a result"));
+    return raiseHostError(
+      state,
+      L,
+      new EngineError("internal", "a suspended host call resumed without a result"),
+    );
   }
   record.settled = undefined;
   if (!settled.ok) return raiseHostError(state, L, settled.error);
@@ -110,11 +121,21 @@ function pushResults(state: VmState, L: LuaState, result: HostResult, name: stri
 }
 
 /**
- * Raises `error` in Lua at level 0 (no position prefix): a HostError's value as is, an Error's
- * message, anything else as its text. Never returns.
+ * Raises `error` in Lua at level 0 (no position prefix). A HostError raises its value as is.
+ * Where the VM has error values (installErrors ran), an EngineError is raised as the error value
+ * it describes, and any other exception as a `lua` error value carrying its text. Otherwise an
+ * Error raises its message, anything else its text. Never returns.
  */
 export function raiseHostError(state: VmState, L: LuaState, error: unknown): never {
   const { x } = state.kernel;
+  if (!(error instanceof HostError)) {
+    const engineError =
+      error instanceof EngineError ? error : new EngineError("lua", describe(error));
+    if (pushErrorValue(state, L, engineError, state.account)) {
+      x.lua_error(L);
+      throw new Error("lua_error returned");
+    }
+  }
   let value: LuaValue;
   if (error instanceof HostError) value = error.value;
   else if (error instanceof Error) value = error.message;

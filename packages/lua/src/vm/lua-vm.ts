@@ -121,6 +121,16 @@ export class VmHandle implements LuaVm {
     this.state = openVmState(kernel, options, this);
   }
 
+  /**
+   * The VmState behind `vm`. Package-internal: for the area installers (src/<area>/) that need
+   * raw stack access, such as C functions with stock Lua argument errors. Throws a TypeError for
+   * a LuaVm this package did not make.
+   */
+  static stateOf(vm: LuaVm): VmState {
+    if (!(vm instanceof VmHandle)) throw new TypeError("not a LuaVm made by loadLuaVmFactory");
+    return vm.state;
+  }
+
   get closed(): boolean {
     return this.state.closed;
   }

@@ -1,3 +1,5 @@
+import { EngineError } from "../errors/engine-error";
+import { pushEngineErrorValue } from "../errors/vm-error-values";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaTypeTag } from "../raw-api";
 import type { HostFunctionTable } from "./host-functions";
@@ -107,6 +109,10 @@ function pushNested(
   }
   if (value instanceof LuaOpaque) {
     throw new TypeError(`a Lua ${value.type} read back from Lua cannot be pushed again`);
+  }
+  if (value instanceof EngineError) {
+    pushEngineErrorValue(ctx, L, value);
+    return;
   }
   if (depth >= MAX_MARSHAL_DEPTH) {
     throw new RangeError(`cannot push a value nested more than ${MAX_MARSHAL_DEPTH} levels deep`);

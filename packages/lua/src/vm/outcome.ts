@@ -1,3 +1,4 @@
+import type { EngineError } from "../errors/engine-error";
 import type { LuaValue } from "./values";
 
 /** Why a block failed. */
@@ -34,6 +35,12 @@ export interface BlockFailure {
    * closed while the block waited, runPrivileged).
    */
   readonly traceback: string;
+  /**
+   * Present when the raised value is one of the VM's error values (see installErrors): the Engine
+   * error it carries (kind, message, fields, quota mark). A table that only looks like one (built
+   * by prompt code) leaves this undefined.
+   */
+  readonly errorValue?: EngineError;
 }
 
 /** The outcome of running one block. */

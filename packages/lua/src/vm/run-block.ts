@@ -1,3 +1,5 @@
+import { errorValueAtTop } from "../errors/vm-error-values";
+import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaStatus } from "../raw-api";
 import {
   cancelledFailure,
@@ -117,9 +119,7 @@ class BlockDriver {
         this.finish(state.hostOp(() => readValuesAt(state, co, top - results + 1, top)));
         return;
       }
-      this.finish(
-        state.hostOp(() => failureAt(state, co, reasonOf(status), tracebackOf(state, co))),
-      );
+      this.finish(state.hostOp(() => failureOf(state, co, status)));
     } catch (error) {
       this.fail(error);
     }
@@ -152,6 +152,17 @@ class BlockDriver {
     this.state.threads.delete(this.record.co);
     this.rejectOutcome(error);
   }
+}
+
+/**
+ * The failure of a thread that ended with error `status`: the raised value, its text, the
+ * traceback at the raise point, and the Engine error when the value is one of the VM's error
+ * values (call inside a host op).
+ */
+function failureOf(state: VmState, co: LuaState, status: number): BlockOutcome {
+  const failure = failureAt(state, co, reasonOf(status), tracebackOf(state, co));
+  const errorValue = errorValueAtTop(state, co, failure.error);
+  return errorValue === undefined ? failure : { ...failure, errorValue };
 }
 
 /** True when the VM is (now) cancelled: checks the flag and shouldCancel between resumes. */

@@ -1,3 +1,4 @@
+import type { EngineError } from "../errors/engine-error";
 import type { HostCall } from "./host-call";
 
 /** A Lua type name, as Lua's `type()` returns it. */
@@ -36,7 +37,8 @@ export interface LuaRecord {
  * safe integer (and not -0), otherwise a float; a bigint an integer (64-bit, exact; a RangeError
  * outside [-2^63, 2^63-1]); a string its UTF-8 bytes; a Uint8Array its bytes; an array a table
  * with keys 1..n; a plain object a table with its own string keys; a function a host function
- * (see HostFunction). Cyclic arrays or objects are refused with a TypeError.
+ * (see HostFunction); an EngineError an error value (a plain table with its kind, message and
+ * fields in a VM without installErrors). Cyclic arrays or objects are refused with a TypeError.
  *
  * Reading: nil reads `null`; an integer a number when it is a safe integer, otherwise a bigint;
  * a float a number; a string its text (UTF-8 decoded, invalid bytes become U+FFFD) or, where
@@ -55,7 +57,8 @@ export type LuaValue =
   | readonly LuaValue[]
   | LuaRecord
   | HostFunction
-  | LuaOpaque;
+  | LuaOpaque
+  | EngineError;
 
 /**
  * What a host function returns: nothing (no results), or the list of its results in order

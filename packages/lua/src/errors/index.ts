@@ -1,0 +1,15 @@
+export {
+  argumentError,
+  EngineError,
+  type EngineErrorOptions,
+  ERROR_KINDS,
+  type ErrorFields,
+  type ErrorKind,
+  isErrorKind,
+  quotaError,
+} from "./engine-error";
+export { ERRORS_CHUNK_NAME, ERRORS_PRIVATE_FIELD } from "./errors-lua";
+export { installErrors } from "./install-errors";
+export { type RunErrorKind, runErrorKindOf } from "./run-error-kind";
+export { RUNTIME_ERROR_PREFIX, runtimeError, runtimeErrorMessage } from "./runtime-error";
+export { type UncaughtError, uncaughtError } from "./uncaught-error";

@@ -1,0 +1,61 @@
+import type { LuaVm } from "../vm/lua-vm";
+import type { HostFunction } from "../vm/values";
+import { ERROR_HELPERS_LUA, ERRORS_CHUNK_NAME, ERRORS_LUA } from "./errors-lua";
+
+/** Whether the VM that calls is being cancelled (the pcall and xpcall wrappers ask on failure). */
+const isCancelled: HostFunction = (call) => [call.vm.cancelled];
+
+/** The bytecode of ERRORS_LUA and ERROR_HELPERS_LUA, made by the first install in the process. */
+let compiled: { readonly main: Uint8Array; readonly helpers: Uint8Array } | undefined;
+
+/**
+ * Compiles `source` inside `vm` (debug information kept, so its frames read
+ * `errors.lua:{line}:`) and returns the bytecode.
+ */
+function compileIn(vm: LuaVm, source: string): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  const keep: HostFunction = (call) => {
+    bytes = call.bytes(1) ?? undefined;
+  };
+  const outcome = vm.runPrivileged({
+    source: `local P, source, name, keep = ...
+local fn, err = P.load(source, name, 't')
+if not fn then P.error(err, 0) end
+keep(string.dump(fn))`,
+    chunkName: "=errors compile",
+    args: [source, ERRORS_CHUNK_NAME, keep],
+  });
+  if (!outcome.ok || bytes === undefined) {
+    throw new Error(
+      `the errors Lua did not compile: ${outcome.ok ? "no bytecode" : outcome.message}`,
+    );
+  }
+  return bytes;
+}
+
+/**
+ * Installs error values into a fresh VM. Run it first, before the other Engine installers (they
+ * may use the `errors` helpers of the private table). Costs a few microseconds: the metatable and
+ * the helpers are built on first use, which most VMs never reach.
+ *
+ * - `pcall` and `xpcall` become the Engine's: the same results as Lua's own (a raised value comes
+ *   back unchanged), except that while the VM is cancelled a caught failure is raised again and
+ *   xpcall's handler does not run. A handler that is not a function gets Lua's own argument error.
+ * - From then on an `EngineError` thrown or rejected by any host function of the VM (also after
+ *   it suspended), or returned among its results, becomes an error value: a table with `kind`,
+ *   `message` and the kind's fields, sharing the VM's one protected metatable (`tostring` gives
+ *   the message, `..` joins it on either side), raised at level 0. Any other exception from a
+ *   host function becomes a `lua` error value with its text (`internal` for the VM's own faults).
+ * - The private table's field `errors` holds helpers for Engine Lua (see the README).
+ *
+ * Throws if the VM is closed or Lua runs on it.
+ */
+export function installErrors(vm: LuaVm): void {
+  compiled ??= { main: compileIn(vm, ERRORS_LUA), helpers: compileIn(vm, ERROR_HELPERS_LUA) };
+  const outcome = vm.runPrivileged({
+    bytecode: compiled.main,
+    chunkName: ERRORS_CHUNK_NAME,
+    args: [isCancelled, compiled.helpers],
+  });
+  if (!outcome.ok) throw new Error(`installErrors failed: ${outcome.message}`);
+}

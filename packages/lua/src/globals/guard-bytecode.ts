@@ -1,0 +1,21 @@
+import { Compiler } from "../compile";
+import type { LuaModule } from "../module";
+import { RawLua } from "../raw-api";
+import { GLOBALS_CHUNK_NAME, GLOBALS_LUA } from "./guard-lua";
+
+const compiled = new WeakMap<LuaModule, Uint8Array>();
+
+/**
+ * The bytecode of {@link GLOBALS_LUA}, compiled once per wasm module (so once per process) and
+ * reused by every VM: loading bytecode is several times cheaper than parsing the source again.
+ */
+export function globalsBytecode(module: LuaModule): Uint8Array {
+  let bytecode = compiled.get(module);
+  if (bytecode === undefined) {
+    const result = new Compiler(new RawLua(module)).compile(GLOBALS_LUA, GLOBALS_CHUNK_NAME);
+    if (!result.ok) throw new Error(`runvil/globals.lua does not compile: ${result.diagnostic}`);
+    bytecode = result.bytecode;
+    compiled.set(module, bytecode);
+  }
+  return bytecode;
+}
