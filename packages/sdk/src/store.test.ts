@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { isStoreError, STORE_ERROR_REASONS, StoreError } from "./index";
+
+describe("StoreError", () => {
+  it("carries the failure's reason, path and message", () => {
+    const error = new StoreError({
+      reason: "not_found",
+      path: "missing.txt",
+      message: "missing.txt: not found",
+    });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("StoreError");
+    expect(error.message).toBe("missing.txt: not found");
+    expect(error.reason).toBe("not_found");
+    expect(error.path).toBe("missing.txt");
+    expect("count" in error).toBe(false);
+    expect("validUpTo" in error).toBe(false);
+  });
+
+  it("keeps count for anchor failures, including a count of 0", () => {
+    const error = new StoreError({
+      reason: "anchor_not_found",
+      path: "a.md",
+      message: "a.md: the anchor text does not occur in the file",
+      count: 0,
+    });
+    expect(error.count).toBe(0);
+    expect("validUpTo" in error).toBe(false);
+  });
+
+  it("keeps validUpTo for UTF-8 failures, including 0", () => {
+    const error = new StoreError({
+      reason: "invalid_utf8",
+      path: "a.bin",
+      message: "a.bin: the file is not valid UTF-8 (valid up to byte 0)",
+      validUpTo: 0,
+    });
+    expect(error.validUpTo).toBe(0);
+    expect("count" in error).toBe(false);
+  });
+});
+
+describe("STORE_ERROR_REASONS", () => {
+  it("lists the nine reasons once each", () => {
+    expect(STORE_ERROR_REASONS).toEqual([
+      "not_found",
+      "invalid_path",
+      "invalid_pattern",
+      "invalid_utf8",
+      "anchor_not_found",
+      "anchor_not_unique",
+      "too_large",
+      "not_a_file",
+      "io_error",
+    ]);
+  });
+});
+
+describe("isStoreError", () => {
+  it("accepts a StoreError", () => {
+    expect(isStoreError(new StoreError({ reason: "io_error", path: "", message: "x" }))).toBe(true);
+  });
+
+  it("accepts a look-alike from another copy of the package", () => {
+    const copy = Object.assign(new Error("a: not found"), {
+      name: "StoreError",
+      reason: "not_found",
+      path: "a",
+    });
+    expect(isStoreError(copy)).toBe(true);
+  });
+
+  it("refuses plain errors, unknown reasons and non-errors", () => {
+    expect(isStoreError(new Error("a: not found"))).toBe(false);
+    const unknownReason = Object.assign(new Error("x"), {
+      name: "StoreError",
+      reason: "gone",
+      path: "a",
+    });
+    expect(isStoreError(unknownReason)).toBe(false);
+    const noPath = Object.assign(new Error("x"), { name: "StoreError", reason: "not_found" });
+    expect(isStoreError(noPath)).toBe(false);
+    expect(isStoreError({ name: "StoreError", reason: "not_found", path: "a" })).toBe(false);
+    expect(isStoreError(undefined)).toBe(false);
+  });
+});
