@@ -62,6 +62,41 @@ export {
   SEALED_TARGETS_FIELD,
 } from "./json-lua/index";
 export { type LuaRuntime, loadLuaRuntime } from "./runtime";
+export {
+  checkpointText,
+  DEFAULT_LOG_EVENTS,
+  formatSysWhen,
+  installLog,
+  installSys,
+  installUi,
+  installVar,
+  LOG_ARGUMENT_COUNT_MESSAGE,
+  LOG_BYTE_QUOTA_MESSAGE,
+  LOG_BYTES_PER_EVENT,
+  LOG_CONTROL_MESSAGE,
+  LOG_EVENT_QUOTA_MESSAGE,
+  LOG_MAX_CHARACTERS,
+  LOG_NOT_UTF8_MESSAGE,
+  LOG_TOO_LONG_MESSAGE,
+  type LogCheckpoint,
+  type LogHandle,
+  type LogOptions,
+  logByteQuota,
+  readBackVar,
+  SYS_METATABLE_TEXT,
+  SYS_STRING_KEY_MESSAGE,
+  type SysFacts,
+  type SysHandle,
+  sysReadOnlyMessage,
+  unknownSysFieldMessage,
+  VAR_METATABLE_TEXT,
+  VAR_PRIVATE_FIELD,
+  VAR_REASSIGNED_MESSAGE,
+  VAR_STRING_KEY_MESSAGE,
+  type VarOptions,
+  varMustBeJsonDataMessage,
+  varTooLargeMessage,
+} from "./state/index";
 export { CANCELLED_MESSAGE } from "./vm/cancel";
 export { YIELD_ACROSS_C_MESSAGE } from "./vm/dispatcher";
 export { type LuaVmFactory, loadLuaVmFactory } from "./vm/factory";

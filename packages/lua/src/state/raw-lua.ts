@@ -1,0 +1,107 @@
+/**
+ * The raw Lua C API this area uses beyond the VM core's typed exports, and small helpers for
+ * building Engine globals from JavaScript: no Lua code is loaded per VM, so a VM's setup costs a
+ * few dozen C API calls.
+ */
+
+import type { LuaState, Ptr } from "../module";
+import { LuaTypeTag } from "../raw-api";
+import type { RawCFunction } from "../vm/host-functions";
+import type { LuaKernel } from "../vm/kernel";
+import type { VmState } from "../vm/vm-state";
+import type { LuaExports } from "../wasm-exports";
+
+/** {@link LuaExports} plus the calls this area needs (wasmoon's instance exports the whole C API). */
+export interface StateExports extends LuaExports {
+  /** Pushes the real metatable of the value at `idx` and returns 1, or pushes nothing and returns 0. */
+  lua_getmetatable(L: LuaState, idx: number): number;
+  /** 1 when the values at `a` and `b` are primitively equal (no metamethod), else 0. */
+  lua_rawequal(L: LuaState, a: number, b: number): number;
+  /** The raw length of the table or string at `idx` (`#` without `__len`), as a bigint. */
+  lua_rawlen(L: LuaState, idx: number): bigint | number;
+}
+
+const EXTRA = ["lua_getmetatable", "lua_rawequal", "lua_rawlen"] as const;
+const checked = new WeakSet<LuaExports>();
+
+/** The exports with this area's extra calls; throws if the instance lacks one. */
+export function stateExports(x: LuaExports): StateExports {
+  if (!checked.has(x)) {
+    const record = x as unknown as Readonly<Record<string, unknown>>;
+    const missing = EXTRA.filter((name) => typeof record[name] !== "function");
+    if (missing.length > 0) {
+      throw new Error(`wasmoon's wasm instance lacks the exports ${missing.join(", ")}`);
+    }
+    checked.add(x);
+  }
+  return x as StateExports;
+}
+
+/** Pushes the constant ASCII text `name` (cached as a C string: no encoding per push). */
+export function pushName(kernel: LuaKernel, L: LuaState, name: string): void {
+  kernel.x.lua_pushlstring(L, kernel.cString(name), name.length);
+}
+
+/** `t[name] = top` (raw) for the table at absolute index `t`, popping the value. */
+export function setRawField(kernel: LuaKernel, L: LuaState, t: number, name: string): void {
+  pushName(kernel, L, name);
+  kernel.x.lua_rotate(L, -2, 1);
+  kernel.x.lua_rawset(L, t);
+}
+
+/** Pushes `t[name]` (raw) for the table at absolute index `t`; returns its type tag. */
+export function getRawField(kernel: LuaKernel, L: LuaState, t: number, name: string): number {
+  pushName(kernel, L, name);
+  return kernel.x.lua_rawget(L, t);
+}
+
+/**
+ * Pushes a C closure that dispatches to `index` (an entry of the VM's function table) with the
+ * `upvalues` values already on top of the stack as its upvalues 2.. (they are popped).
+ */
+export function pushRawClosure(
+  kernel: LuaKernel,
+  L: LuaState,
+  index: number,
+  upvalues: number,
+): void {
+  const { x } = kernel;
+  x.lua_pushlightuserdata(L, index);
+  if (upvalues > 0) x.lua_rotate(L, -1 - upvalues, 1);
+  x.lua_pushcclosure(L, kernel.dispatcher, 1 + upvalues);
+}
+
+/** Adds raw function `fn` named `name` to the VM's function table; returns its index. */
+export function addRawFunction(state: VmState, name: string, fn: RawCFunction): number {
+  return state.functions.add({ kind: "raw", name, fn });
+}
+
+/** The address and length of the string at `idx` (valid while Lua holds the string). */
+export function stringAt(kernel: LuaKernel, L: LuaState, idx: number): [Ptr, number] {
+  const ptr = kernel.x.lua_tolstring(L, idx, kernel.lenCell);
+  return [ptr, kernel.heap.u32()[kernel.lenCell >>> 2] ?? 0];
+}
+
+/** The Lua type name of the value at `idx`, with `lightuserdata` told apart from `userdata`. */
+export function typeNameAt(x: LuaExports, L: LuaState, idx: number): string {
+  switch (x.lua_type(L, idx)) {
+    case LuaTypeTag.BOOLEAN:
+      return "boolean";
+    case LuaTypeTag.LIGHTUSERDATA:
+      return "lightuserdata";
+    case LuaTypeTag.NUMBER:
+      return "number";
+    case LuaTypeTag.STRING:
+      return "string";
+    case LuaTypeTag.TABLE:
+      return "table";
+    case LuaTypeTag.FUNCTION:
+      return "function";
+    case LuaTypeTag.USERDATA:
+      return "userdata";
+    case LuaTypeTag.THREAD:
+      return "thread";
+    default:
+      return "nil";
+  }
+}
