@@ -53,6 +53,17 @@ export {
   type ServedGlobal,
   WEAK_GLOBALS_MESSAGE,
 } from "./globals/index";
+export { installIteration } from "./iteration/index";
+export {
+  decodeJsonLinesValue,
+  decodeJsonValue,
+  encodeJsonLinesValue,
+  encodeJsonValue,
+  JsonDecodeError,
+  JsonEncodeError,
+  type JsonObject,
+  type JsonValue,
+} from "./json/index";
 export {
   ensureJsonPrivateValues,
   ensureSealedTargets,

@@ -1,0 +1,1 @@
+export { installIteration } from "./install";
