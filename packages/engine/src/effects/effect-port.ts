@@ -1,0 +1,81 @@
+import type { RunEvent } from "../events/run-event";
+import type { StoreText } from "./store-contract";
+
+/**
+ * One store operation, in the shapes of the sdk's RunStore (docs/design/architecture.md). Texts
+ * are strings, or the raw bytes of a Lua string that is not valid UTF-8 (the store then reports
+ * `invalid_utf8`).
+ */
+export type StoreOperation =
+  | { readonly op: "read"; readonly path: StoreText }
+  | { readonly op: "write"; readonly path: StoreText; readonly contents: StoreText }
+  | { readonly op: "append"; readonly path: StoreText; readonly text: StoreText }
+  | {
+      readonly op: "edit";
+      readonly path: StoreText;
+      readonly old: StoreText;
+      readonly new: StoreText;
+    }
+  | { readonly op: "delete"; readonly path: StoreText }
+  | { readonly op: "exists"; readonly path: StoreText }
+  | { readonly op: "list"; readonly prefix?: StoreText }
+  | { readonly op: "glob"; readonly pattern: StoreText };
+
+/** What each store operation resolves with. */
+export interface StoreOutputs {
+  read: string;
+  write: undefined;
+  append: undefined;
+  edit: undefined;
+  delete: undefined;
+  exists: boolean;
+  list: readonly string[];
+  glob: readonly string[];
+}
+
+/** The output of a store operation of kind `O`. */
+export type StoreOutput<O extends StoreOperation["op"]> = StoreOutputs[O];
+
+/** Where an effect comes from: stable from run to run, so a journal can answer it on replay. */
+export interface EffectOrigin {
+  /** The run's execution name. */
+  readonly execution: string;
+  /** The chain id. */
+  readonly chain: string;
+  /** The entry id (`sys.id`). */
+  readonly entry: string;
+  /** The section name (the title for the H1 pass). */
+  readonly section: string;
+  /** The task id (`sys.taskid`). */
+  readonly task: string;
+}
+
+/** A store effect request. */
+export interface StoreRequest<O extends StoreOperation = StoreOperation> {
+  /** The operation. */
+  readonly operation: O;
+  /** Who asks. */
+  readonly origin: EffectOrigin;
+  /**
+   * The effect's id, stable from run to run: `{entry}/{n}`, n counting the entry's effects
+   * from 1 in the order its Lua asks for them.
+   */
+  readonly effect: string;
+  /** Aborted when the run is cancelled: the Harness should stop the work. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The Engine's only way out: every effect is a request to the port, every step an event.
+ * The Harness implements it; tests use an in-memory port.
+ */
+export interface EffectPort {
+  /**
+   * Performs a store operation. Rejects with the sdk's StoreError for failures the store
+   * reports (the Engine raises them as `store` error values); any other rejection is an
+   * outside failure (kind lua).
+   */
+  storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>>;
+  /** Records one run event, synchronously, in emission order. */
+  emit(event: RunEvent): void;
+}

@@ -1,0 +1,79 @@
+import type { RunErrorKind } from "../run/run-error";
+
+/** How a section entry began. */
+export type EntryVia = "h1" | "walk" | "jump" | "call";
+
+/** How a section entry ended. */
+export type EntryEnding = "return" | "jump" | "fall_through";
+
+/** A placeholder failure's substitution kind (docs/design/prose.md). */
+export type SubstitutionKind = "MissingKey" | "NullValue" | "Recursive" | "NotText";
+
+/** The fields every event starts with (docs/design/events.md). */
+export interface EventEnvelope {
+  /** 1, 2, 3, … in emission order, run-wide. */
+  readonly seq: number;
+  /** The run's execution name (`sys.execution`). */
+  readonly execution: string;
+  /** The chain id (`0`, `0.1`, …). */
+  readonly chain: string;
+  /** The entry id (`sys.id`), or null for run-level events. */
+  readonly entry: string | null;
+  /** The reporting section's name: the title for the H1 pass and for run-level events. */
+  readonly section: string;
+}
+
+/** The type-specific part of each event, by type. */
+export interface EventFields {
+  run_started: Record<never, never>;
+  run_finished: {
+    readonly outcome: "succeeded" | "failed" | "cancelled";
+    readonly error_kind?: RunErrorKind;
+  };
+  section_entered: { readonly via: EntryVia };
+  section_completed: { readonly ended: EntryEnding };
+  chunk_started: { readonly block: string };
+  chunk_succeeded: { readonly block: string };
+  chunk_failed: { readonly block: string };
+  teardown_started: Record<never, never>;
+  teardown_succeeded: Record<never, never>;
+  lua_checkpoint: { readonly message: string };
+  store_op: StoreOpEventFields;
+  library_load_started: { readonly library: string };
+  library_load_succeeded: { readonly library: string };
+  library_load_failed: { readonly library: string };
+  call_started: { readonly target: string; readonly child: string };
+  call_returned: { readonly child: string; readonly returned: boolean };
+  jump: { readonly target: string };
+  prose_render_failed: { readonly substitution: SubstitutionKind };
+}
+
+/** The fields of a store report: the operation, what it named, and how it ended. */
+export interface StoreOpEventFields {
+  readonly op: string;
+  readonly path?: string;
+  readonly prefix?: string;
+  readonly pattern?: string;
+  readonly ok: boolean;
+  readonly reason?: string;
+}
+
+/** An event type. */
+export type RunEventType = keyof EventFields;
+
+/** One run event: the envelope, its `type`, and the type's own fields. */
+export type RunEvent = {
+  [T in RunEventType]: EventEnvelope & { readonly type: T } & EventFields[T];
+}[RunEventType];
+
+/** An event of one type. */
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/**
+ * One event as a JSON Lines line: the envelope fields first (`seq`, `type`, `execution`,
+ * `chain`, `entry`, `section`), then the type's fields, then `\n`.
+ */
+export function formatEventLine(event: RunEvent): string {
+  const { seq, type, execution, chain, entry, section, ...fields } = event;
+  return `${JSON.stringify({ seq, type, execution, chain, entry, section, ...fields })}\n`;
+}

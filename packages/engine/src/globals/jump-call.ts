@@ -1,0 +1,52 @@
+import type { HostFunction, LuaVm } from "../lua";
+import { argumentError, quotaError } from "../lua";
+import { CALL_RECURSION_MESSAGE } from "../walk/chain";
+import type { ChainRunner } from "../walk/chain-runner";
+import type { Entry } from "../walk/entry";
+import { SECTION_TARGET_NOT_STRING, sectionNotFoundMessage } from "../walk/heading-reference";
+import { argumentTypeName, suspendOn } from "./arguments";
+
+/** Resolves argument 1 of `call`, `jump` or `require` from the entry's section. */
+export function resolveTarget(
+  entry: Entry,
+  call: Parameters<HostFunction>[0],
+): { section: number; target: string } {
+  if (call.type(1) !== "string") throw argumentError(SECTION_TARGET_NOT_STRING);
+  const target = call.text(1) ?? "";
+  const section = entry.ctx.tree.resolve(target, entry.section);
+  if (section === null) throw argumentError(sectionNotFoundMessage(target));
+  return { section, target: target.trim() };
+}
+
+/** Setup step 5: `jump(target)` records the entry's pending jump and returns nothing. */
+export function installJump(vm: LuaVm, entry: Entry): void {
+  vm.setGlobal("jump", (call) => {
+    entry.pendingJump = resolveTarget(entry, call);
+  });
+}
+
+/**
+ * Setup step 6: `call(target [, input])` runs the target in a new child chain and suspends
+ * the calling block until the chain ends (docs/design/call-and-jump.md).
+ */
+export function installCall(vm: LuaVm, entry: Entry, runChain: ChainRunner): void {
+  vm.setGlobal("call", (call) => {
+    const { section, target } = resolveTarget(entry, call);
+    const inputType = call.type(2);
+    if (inputType !== "nil" && inputType !== "string") {
+      throw argumentError(`input must be a string, got ${argumentTypeName(call, 2)}`);
+    }
+    const input = inputType === "string" ? (call.text(2) ?? "") : undefined;
+    if (entry.chain.atCallCap) throw quotaError(CALL_RECURSION_MESSAGE);
+    const startVar = entry.readVar();
+    const { ctx } = entry;
+    const child = entry.chain.openCallChain(ctx.tree.parentOf(section));
+    ctx.emit(entry.source, "call_started", { target, child: child.id });
+    return suspendOn(
+      runChain(child, section, "call", startVar, input ?? entry.args).then((end) => {
+        ctx.emit(entry.source, "call_returned", { child: child.id, returned: end.result !== null });
+        return end.result === null ? [] : [end.result];
+      }),
+    );
+  });
+}

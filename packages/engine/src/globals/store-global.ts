@@ -1,0 +1,109 @@
+import type { StoreOperation, StoreOutput } from "../effects/effect-port";
+import { isStoreError, type StoreText } from "../effects/store-contract";
+import type { StoreOpEventFields } from "../events/run-event";
+import { EngineError, type HostCall, type HostFunction, type LuaVm } from "../lua";
+import type { Entry } from "../walk/entry";
+import { storeTextArgument, suspendOn } from "./arguments";
+
+/**
+ * Performs one store operation for `entry` through the EffectPort, then reports it
+ * (`store_op`). A failure the store reports becomes a `store` error value (reason, path,
+ * count, valid_up_to); any other failure a `lua` one naming the function.
+ */
+export async function performStoreOp<O extends StoreOperation>(
+  entry: Entry,
+  operation: O,
+): Promise<StoreOutput<O["op"]>> {
+  const { ctx } = entry;
+  try {
+    const output = await ctx.options.effects.storeOp({
+      operation,
+      origin: entry.origin,
+      effect: entry.nextEffectId(),
+      signal: ctx.abort.signal,
+    });
+    ctx.emit(entry.source, "store_op", { ...described(operation), ok: true });
+    return output;
+  } catch (error) {
+    if (isStoreError(error)) {
+      ctx.emit(entry.source, "store_op", {
+        ...described(operation),
+        ok: false,
+        reason: error.reason,
+      });
+      const fields: Record<string, string | number> = { reason: error.reason, path: error.path };
+      if (error.count !== undefined) fields.count = error.count;
+      if (error.validUpTo !== undefined) fields.valid_up_to = error.validUpTo;
+      throw new EngineError("store", error.message, fields);
+    }
+    ctx.emit(entry.source, "store_op", { ...described(operation), ok: false });
+    const message = error instanceof Error ? error.message : String(error);
+    throw new EngineError("lua", `store.${operation.op}: ${message}`);
+  }
+}
+
+/** What a store report names: the operation and its path, prefix or pattern (never contents). */
+function described(operation: StoreOperation): Omit<StoreOpEventFields, "ok"> {
+  switch (operation.op) {
+    case "list":
+      return operation.prefix === undefined
+        ? { op: "list" }
+        : { op: "list", prefix: shown(operation.prefix) };
+    case "glob":
+      return { op: "glob", pattern: shown(operation.pattern) };
+    default:
+      return { op: operation.op, path: shown(operation.path) };
+  }
+}
+
+/** Store text as events show it (bytes that are not UTF-8 with U+FFFD). */
+function shown(text: StoreText): string {
+  return typeof text === "string" ? text : new TextDecoder().decode(text);
+}
+
+type Reader = (call: HostCall) => StoreOperation;
+
+const text = storeTextArgument;
+
+const OPERATIONS: Readonly<Record<StoreOperation["op"], Reader>> = {
+  read: (c) => ({ op: "read", path: text(c, 1, "path") }),
+  write: (c) => ({ op: "write", path: text(c, 1, "path"), contents: text(c, 2, "contents") }),
+  append: (c) => ({ op: "append", path: text(c, 1, "path"), text: text(c, 2, "text") }),
+  edit: (c) => ({
+    op: "edit",
+    path: text(c, 1, "path"),
+    old: text(c, 2, "old"),
+    new: text(c, 3, "new"),
+  }),
+  delete: (c) => ({ op: "delete", path: text(c, 1, "path") }),
+  exists: (c) => ({ op: "exists", path: text(c, 1, "path") }),
+  list: (c) =>
+    c.type(1) === "nil" ? { op: "list" } : { op: "list", prefix: text(c, 1, "prefix") },
+  glob: (c) => ({ op: "glob", pattern: text(c, 1, "pattern") }),
+};
+
+/** The store's functions for one entry: each checks its arguments, then suspends on the effect. */
+function storeFunctions(entry: Entry): Record<string, HostFunction> {
+  const functions: Record<string, HostFunction> = {};
+  for (const [op, read] of Object.entries(OPERATIONS)) {
+    functions[op] = (call) => {
+      const operation = read(call);
+      return suspendOn(
+        performStoreOp(entry, operation).then((output) =>
+          output === undefined ? [] : [output as string | boolean | string[]],
+        ),
+      );
+    };
+  }
+  return functions;
+}
+
+/**
+ * Setup step 2: the `store` table with its functions. The chapter installs the store's
+ * suspending calls last (step 10), after Pack preludes, so that a prelude's install-time store
+ * calls run directly; with no preludes yet, the whole table is installed here in one push.
+ * TODO(preludes): split the suspending calls out to step 10.
+ */
+export function installStore(vm: LuaVm, entry: Entry): void {
+  vm.setGlobal("store", storeFunctions(entry));
+}

@@ -1,0 +1,37 @@
+/**
+ * The Engine's one door to `@runvil/lua`: every Lua name the Engine uses, re-exported from the
+ * package's public entry point, so the rest of the Engine imports from one place.
+ */
+export {
+  argumentError,
+  type BlockFailure,
+  type BlockLocator,
+  decodeJsonValue,
+  EngineError,
+  type ErrorKind,
+  encodeJsonValue,
+  ensureSealedTargets,
+  formatSysWhen,
+  type HostCall,
+  type HostFunction,
+  installErrors,
+  installGlobalGuard,
+  installIteration,
+  installJson,
+  installLog,
+  installSys,
+  installUi,
+  installVar,
+  type JsonObject as LuaJsonObject,
+  type JsonValue as LuaJsonValue,
+  LuaOpaque,
+  type LuaRuntime,
+  type LuaValue,
+  type LuaVm,
+  type LuaVmFactory,
+  loadLuaRuntime,
+  loadLuaVmFactory,
+  quotaError,
+  readBackVar,
+  uncaughtError,
+} from "@runvil/lua";

@@ -1,0 +1,49 @@
+import { type BlockFailure, uncaughtError } from "../lua";
+import type { Entry } from "../walk/entry";
+import type { RunEnding } from "./run-context";
+import type { RunError } from "./run-error";
+
+/** The headline of a failed H1 gate. */
+export function gateFailedMessage(title: string): string {
+  return `the H1 gate of \`${title}\` failed`;
+}
+
+/**
+ * How a block's failure ends the run (docs/design/outcomes.md): `stop` when the run already has
+ * an ending (the block was stopped because of it), else the cancel or the run error, with the
+ * H1 gate applied to a `Lua` failure of an H1 block.
+ */
+export function blockFailureEnding(entry: Entry, failure: BlockFailure): RunEnding | "stop" {
+  const { ctx } = entry;
+  if (ctx.ending !== undefined) return "stop";
+  const uncaught = uncaughtError(failure, ctx.locate);
+  if (uncaught.outcome === "cancelled") return { kind: "cancelled" };
+  const kind = uncaught.runErrorKind ?? "Lua";
+  const value =
+    failure.errorValue === undefined
+      ? {}
+      : { value: { kind: uncaught.error.kind, fields: uncaught.error.fields } };
+  if (entry.isH1 && kind === "Lua") {
+    return failed(entry, "RequirementsUnmet", gateFailedMessage(entry.name), [uncaught.message]);
+  }
+  return { kind: "failed", error: { ...errorOf(entry, kind, uncaught.message, []), ...value } };
+}
+
+/** A run failure of `entry` with `kind` and `message`. */
+export function failed(
+  entry: Entry,
+  kind: RunError["kind"],
+  message: string,
+  causes: readonly string[] = [],
+): RunEnding {
+  return { kind: "failed", error: errorOf(entry, kind, message, causes) };
+}
+
+function errorOf(
+  entry: Entry,
+  kind: RunError["kind"],
+  message: string,
+  causes: readonly string[],
+): RunError {
+  return { kind, message, causes, entry: entry.id, section: entry.name };
+}

@@ -1,0 +1,88 @@
+import type { Prompt } from "@runvil/parser";
+import { deriveArgv } from "../argv/derive-argv";
+import { toPlainJsonObject } from "../json/convert";
+import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
+import { Chain } from "../walk/chain";
+import { runEntry } from "../walk/run-entry";
+import { chainRunner } from "../walk/walk-chain";
+import { RunContext, RunStop } from "./run-context";
+import { type RunOptions, resolveRunOptions } from "./run-options";
+import type { RunResult } from "./run-result";
+
+/** Runs parsed prompts. Load one per process with {@link loadEngine}; it holds no run state. */
+export interface Engine {
+  /**
+   * Runs `prompt` to its end: the H1 pass, then the section walk (docs/design/walk.md). Every
+   * effect goes through `options.effects`, every step is reported there as an event. Resolves
+   * with the run result; rejects only for invalid options or a broken Lua runtime, never for
+   * something the prompt does.
+   */
+  run(prompt: Prompt, options: RunOptions): Promise<RunResult>;
+}
+
+/** Loads the Lua runtime and VM factory (once per process) and returns an Engine. */
+export async function loadEngine(): Promise<Engine> {
+  const [runtime, factory] = await Promise.all([loadLuaRuntime(), loadLuaVmFactory()]);
+  return { run: (prompt, options) => runPrompt(prompt, options, factory, runtime) };
+}
+
+async function runPrompt(
+  prompt: Prompt,
+  options: RunOptions,
+  factory: LuaVmFactory,
+  runtime: LuaRuntime,
+): Promise<RunResult> {
+  const ctx = new RunContext(prompt, resolveRunOptions(options), factory, runtime);
+  const run = { chain: "0", entry: null, section: prompt.title.title };
+  const onAbort = (): void => ctx.end({ kind: "cancelled" });
+  ctx.options.signal?.addEventListener("abort", onAbort, { once: true });
+  ctx.emit(run, "run_started", {});
+  let result: string | null = null;
+  try {
+    const runChain = chainRunner(ctx);
+    const root = Chain.root();
+    ctx.argv = deriveArgv(ctx.options.args, prompt.frontmatter.args);
+    const h1 = await runEntry(root, null, "h1", {}, ctx.options.args, runChain, ctx);
+    ctx.rootVar = h1.var;
+    if (h1.ended === "return") {
+      result = h1.text;
+    } else {
+      const first = h1.ended === "jump" ? h1.section : ctx.tree.firstSection;
+      if (first !== null) {
+        const walked = await runChain(
+          root,
+          first,
+          h1.ended === "jump" ? "jump" : "walk",
+          h1.var,
+          ctx.options.args,
+        );
+        result = walked.result;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof RunStop)) throw error;
+  } finally {
+    ctx.options.signal?.removeEventListener("abort", onAbort);
+  }
+  const ending = ctx.ending;
+  if (ending === undefined) {
+    ctx.emit(run, "run_finished", { outcome: "succeeded" });
+    return {
+      outcome: "succeeded",
+      result,
+      var: toPlainJsonObject(ctx.rootVar),
+      events: ctx.eventCount,
+    };
+  }
+  if (ending.kind === "cancelled") {
+    ctx.emit(run, "run_finished", { outcome: "cancelled" });
+    return { outcome: "cancelled", var: toPlainJsonObject(ctx.rootVar), events: ctx.eventCount };
+  }
+  ctx.emit(run, "run_finished", { outcome: "failed", error_kind: ending.error.kind });
+  return {
+    outcome: "failed",
+    error: ending.error,
+    var: toPlainJsonObject(ctx.rootVar),
+    events: ctx.eventCount,
+  };
+}

@@ -1,0 +1,180 @@
+import type { Prompt } from "@runvil/parser";
+import type { EventFields, RunEvent, RunEventType } from "../events/run-event";
+import { toLuaJsonObject } from "../json/convert";
+import {
+  type BlockLocator,
+  encodeJsonValue,
+  type LuaJsonObject,
+  type LuaRuntime,
+  type LuaVm,
+  type LuaVmFactory,
+} from "../lua";
+import { runNonce } from "../untrusted/nonce";
+import { SectionTree } from "../walk/section-tree";
+import type { RunError } from "./run-error";
+import type { ResolvedRunOptions } from "./run-options";
+
+/** Where an event comes from: its chain, entry and section. */
+export interface EventSource {
+  readonly chain: string;
+  readonly entry: string | null;
+  readonly section: string;
+}
+
+/** How the run ended early: the first failure, or a cancel. */
+export type RunEnding =
+  | { readonly kind: "failed"; readonly error: RunError }
+  | { readonly kind: "cancelled" };
+
+/**
+ * Thrown through the chains once the run has an ending (RunContext.ending): every chain
+ * unwinds, tearing its VM down on the way, and the run returns the ending.
+ */
+export class RunStop extends Error {
+  constructor() {
+    super("the run has ended");
+    this.name = "RunStop";
+  }
+}
+
+/**
+ * One run's shared state: the prompt and its section tree, the resolved options, the nonce,
+ * the event sequence, the live VMs, and how the run ends.
+ */
+export class RunContext {
+  readonly prompt: Prompt;
+  readonly tree: SectionTree;
+  readonly options: ResolvedRunOptions;
+  readonly factory: LuaVmFactory;
+  readonly runtime: LuaRuntime;
+  readonly nonce: string;
+  /** Names every block of the prompt by its first line, for error messages. */
+  readonly locate: BlockLocator;
+  /** Aborted when the run ends early; every effect request carries its signal. */
+  readonly abort = new AbortController();
+  private argvValue: LuaJsonObject = {};
+  private argvText = "{}";
+  /** `var` as last read back on the root chain (the run result's `var`). */
+  rootVar: LuaJsonObject = {};
+  /** The `ui()` snapshot in the Lua side's JSON model, or undefined without one. */
+  readonly uiSnapshot: LuaJsonObject | undefined;
+  private seq = 0;
+  private readonly live = new Set<LuaVm>();
+  private endingValue: RunEnding | undefined;
+
+  constructor(
+    prompt: Prompt,
+    options: ResolvedRunOptions,
+    factory: LuaVmFactory,
+    runtime: LuaRuntime,
+  ) {
+    this.prompt = prompt;
+    this.tree = new SectionTree(prompt);
+    this.options = options;
+    this.factory = factory;
+    this.runtime = runtime;
+    this.nonce = runNonce(options.seed);
+    this.uiSnapshot = options.ui === undefined ? undefined : toLuaJsonObject(options.ui);
+    const labels = new Map(prompt.blocks.map((block) => [block.firstLine, block.label]));
+    this.locate = (firstLine) => labels.get(firstLine);
+  }
+
+  /** The run's argv: derived before the H1 pass, read back and frozen after it. */
+  get argv(): LuaJsonObject {
+    return this.argvValue;
+  }
+
+  set argv(value: LuaJsonObject) {
+    this.argvValue = value;
+    this.argvText = encodeJsonValue(value);
+  }
+
+  /** The run's argv as JSON text (json.encode's rules), what every section VM decodes. */
+  get argvJson(): string {
+    return this.argvText;
+  }
+
+  /** How the run ended early, if it has. */
+  get ending(): RunEnding | undefined {
+    return this.endingValue;
+  }
+
+  /** The number of events emitted so far (the last `seq`). */
+  get eventCount(): number {
+    return this.seq;
+  }
+
+  /** Emits one event through the EffectPort, numbering it. */
+  emit<T extends RunEventType>(source: EventSource, type: T, fields: EventFields[T]): void {
+    const event = {
+      seq: ++this.seq,
+      type,
+      execution: this.options.execution,
+      chain: source.chain,
+      entry: source.entry,
+      section: source.section,
+      ...fields,
+    } as RunEvent;
+    this.options.effects.emit(event);
+  }
+
+  /** A fresh section VM with the run's limits and cancel sources, tracked until closed. */
+  createVm(): LuaVm {
+    const { luaMemoryBytes, cancelFlag, cancelFlagIndex, shouldCancel } = this.options;
+    const vm = this.factory.create({
+      ...(luaMemoryBytes === undefined ? {} : { luaMemoryBytes }),
+      ...(cancelFlag === undefined ? {} : { cancelFlag, cancelFlagIndex }),
+      ...(shouldCancel === undefined ? {} : { shouldCancel }),
+    });
+    this.live.add(vm);
+    if (this.endingValue !== undefined) vm.cancel();
+    return vm;
+  }
+
+  /** Closes a VM made by createVm. */
+  closeVm(vm: LuaVm): void {
+    this.live.delete(vm);
+    vm.close();
+  }
+
+  /**
+   * Records how the run ends (the first ending wins), aborts the pending effects and cancels
+   * every live VM, so every waiting or running block stops.
+   */
+  end(ending: RunEnding): void {
+    if (this.endingValue !== undefined) return;
+    this.endingValue = ending;
+    this.abort.abort();
+    for (const vm of this.live) vm.cancel();
+  }
+
+  /**
+   * Whether the run must stop now: it already has an ending, or a cancel source asks to cancel
+   * (which then becomes the ending).
+   */
+  shouldStop(): boolean {
+    if (this.endingValue !== undefined) return true;
+    if (this.cancelRequested()) {
+      this.end({ kind: "cancelled" });
+      return true;
+    }
+    return false;
+  }
+
+  /** Throws RunStop when the run must stop (see shouldStop). */
+  checkStop(): void {
+    if (this.shouldStop()) throw new RunStop();
+  }
+
+  private cancelRequested(): boolean {
+    const { cancelFlag, cancelFlagIndex, shouldCancel, signal } = this.options;
+    if (signal?.aborted === true) return true;
+    if (cancelFlag !== undefined && Atomics.load(cancelFlag, cancelFlagIndex) !== 0) return true;
+    if (shouldCancel === undefined) return false;
+    try {
+      return shouldCancel();
+    } catch {
+      return true;
+    }
+  }
+}

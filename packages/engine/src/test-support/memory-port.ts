@@ -1,0 +1,39 @@
+import { applyStoreOperation } from "../effects/apply-store-operation";
+import type { EffectPort, StoreOperation, StoreOutput, StoreRequest } from "../effects/effect-port";
+import type { RunEvent } from "../events/run-event";
+import { MemoryStore } from "./memory-store";
+
+/**
+ * An in-memory EffectPort for tests: store operations on a MemoryStore, every event kept in
+ * order. `beforeStoreOp` lets a test hold or observe a request.
+ */
+export class MemoryPort implements EffectPort {
+  readonly events: RunEvent[] = [];
+  readonly requests: StoreRequest[] = [];
+  readonly store: MemoryStore;
+  beforeStoreOp: ((request: StoreRequest) => Promise<void> | void) | undefined;
+
+  constructor(files: Readonly<Record<string, string>> = {}) {
+    this.store = new MemoryStore(files);
+  }
+
+  async storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>> {
+    this.requests.push(request);
+    await this.beforeStoreOp?.(request);
+    return applyStoreOperation(this.store, request.operation);
+  }
+
+  emit(event: RunEvent): void {
+    this.events.push(event);
+  }
+
+  /** The `Lua: {message}` text of every checkpoint, in order. */
+  checkpoints(): string[] {
+    return this.events.flatMap((e) => (e.type === "lua_checkpoint" ? [`Lua: ${e.message}`] : []));
+  }
+
+  /** Every event type, in order. */
+  types(): string[] {
+    return this.events.map((e) => e.type);
+  }
+}

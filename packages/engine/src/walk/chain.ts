@@ -1,0 +1,58 @@
+/** The nesting cap of `call`: a chain deeper than this cannot be opened. */
+export const CALL_DEPTH_CAP = 8;
+
+/** The refusal of a call past the cap (kind lua; uncaught it ends the run as Quota). */
+export const CALL_RECURSION_MESSAGE = `call recursion exceeded cap of ${CALL_DEPTH_CAP}`;
+
+/**
+ * A chain: a walk with its own entries. It numbers its section entries (`{id}.0`, `{id}.1`, …)
+ * and the child chains it opens (`{id}.0`, `{id}.1`, …) with two chain-local counters, so ids
+ * never depend on how chains interleave.
+ */
+export class Chain {
+  /** The chain id: `0` for the root chain, `{parent}.{n}` for a child. */
+  readonly id: string;
+  /** Nesting depth: 0 for the root chain, the opener's depth + 1 for a child. */
+  readonly depth: number;
+  /** The section fall-through cannot leave (null: the whole prompt). */
+  readonly container: number | null;
+  /** The id of the task the chain runs in (`sys.taskid`): `0` on the root chain and in calls. */
+  readonly taskId: string;
+  private entries = 0;
+  private children = 0;
+
+  private constructor(id: string, depth: number, container: number | null, taskId: string) {
+    this.id = id;
+    this.depth = depth;
+    this.container = container;
+    this.taskId = taskId;
+  }
+
+  /** The root chain `0`: the H1 pass (entry `0.0`) and the main walk. */
+  static root(): Chain {
+    return new Chain("0", 0, null, "0");
+  }
+
+  /** Takes the next entry id (`{id}.{n}`). */
+  nextEntryId(): string {
+    return `${this.id}.${this.entries++}`;
+  }
+
+  /** How many entries the chain has taken. */
+  get entryCount(): number {
+    return this.entries;
+  }
+
+  /**
+   * Opens the next child chain for a `call` (the counter is shared with tasks and fanout arms):
+   * the child inherits the task id and has `container` as its container.
+   */
+  openCallChain(container: number | null): Chain {
+    return new Chain(`${this.id}.${this.children++}`, this.depth + 1, container, this.taskId);
+  }
+
+  /** Whether a call from this chain would pass the depth cap. */
+  get atCallCap(): boolean {
+    return this.depth + 1 > CALL_DEPTH_CAP;
+  }
+}
