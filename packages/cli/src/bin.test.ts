@@ -16,6 +16,12 @@ describe("the built runvil binary (end to end)", () => {
     expect(stdout).toContain("section `Count` epilog  lines 19-23");
   });
 
+  it("runs the word-count example and prints its result", async () => {
+    const { stdout, stderr } = await run(process.execPath, [bin, "run", example]);
+    expect(stdout).toBe("the=3, and=2, bird=1\n");
+    expect(stderr).toBe("");
+  });
+
   it("exits 1 and prints the error for a missing file", async () => {
     const failure = await run(process.execPath, [bin, "check", "no-such-file.md"]).then(
       () => undefined,

@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { checkCommand } from "./commands/check";
+import { type RunCommandOptions, runCommand } from "./commands/run";
+import { type TestOptions, testCommand } from "./commands/test";
 import type { CliIo } from "./io";
 import { VERSION } from "./version";
 
@@ -26,6 +28,48 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (files: string[], options: { json?: boolean }) => {
       exitCode = await checkCommand(files, { json: options.json === true }, io);
     });
+
+  program
+    .command("run")
+    .description("run a prompt file and print its result")
+    .argument("<file>", "the prompt file (.md)")
+    .option("--args <text>", "the argument string (args)")
+    .option("--store <dir>", "keep the run's files in this directory (default: in memory)")
+    .option("--events <file>", "write every run event to this file as JSON Lines")
+    .option("--seed <n>", "the run seed, a whole number from 0 to 2^64 - 1")
+    .option("--json", "print one JSON object instead of text")
+    .action(async (file: string, options: Omit<RunCommandOptions, "json"> & { json?: boolean }) => {
+      exitCode = await runCommand(file, { ...options, json: options.json === true }, io);
+    });
+
+  program
+    .command("test")
+    .description("run scenario files (cases with scripted parties) and report what failed")
+    .argument("<paths...>", "scenario files or folders (*.yaml, *.yml)")
+    .option("--json", "print a JSON report instead of text")
+    .option("--filter <text>", "run only cases whose name or file path contains the text")
+    .option("--verbose", "also list skipped cases")
+    .option("--timeout <ms>", "per-case timeout in milliseconds", "10000")
+    .action(
+      async (
+        paths: string[],
+        options: { json?: boolean; filter?: string; verbose?: boolean; timeout: string },
+      ) => {
+        const timeoutMs = Number(options.timeout);
+        if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+          io.stderr(`--timeout must be a whole number of milliseconds, got ${options.timeout}\n`);
+          exitCode = 2;
+          return;
+        }
+        const testOptions: TestOptions = {
+          json: options.json === true,
+          verbose: options.verbose === true,
+          timeoutMs,
+        };
+        if (options.filter !== undefined) testOptions.filter = options.filter;
+        exitCode = await testCommand(paths, testOptions, io);
+      },
+    );
 
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -16,6 +16,7 @@ describe("@runvil/harness entry point", () => {
       "MemoryStore",
       "PATH_DETAILS",
       "PATTERN_DETAILS",
+      "RunPort",
       "TEMP_FILE_PREFIX",
       "checkStorePath",
       "checkUtf8",

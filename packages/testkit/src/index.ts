@@ -28,6 +28,7 @@ export {
   summaryLine,
   toJsonReport,
 } from "./report";
+export { type RunCaseOptions, runScenarioCase, unsupportedInputs } from "./run-case";
 export type { ObservedModelRequest, ObservedToolDefinition, RunRecord } from "./run-record";
 export { compileScenarioRegex, SCENARIO_REGEX_FLAGS } from "./scenario-regex";
 export {

@@ -1,0 +1,226 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { losslessJson } from "../lossless-json";
+import { runCli } from "../run-cli";
+import { memoryIo } from "../test-io";
+
+const wordCount = readFileSync(
+  fileURLToPath(new URL("../../../../examples/word-count/word-count.md", import.meta.url)),
+  "utf8",
+);
+
+const failing = `---
+name: failing
+description: Fails at run time.
+runvil: 0
+---
+
+# Failing
+
+## Main
+
+\`\`\`lua
+var.before = 1
+error('boom')
+\`\`\`
+`;
+
+const counter = `---
+name: counter
+description: Counts its runs in the store.
+runvil: 0
+---
+
+# Counter
+
+## Main
+
+\`\`\`lua
+local n = 0
+if store.exists('count.txt') then n = tonumber(store.read('count.txt')) end
+store.write('count.txt', tostring(n + 1))
+return 'run ' .. (n + 1)
+\`\`\`
+`;
+
+const brokenLua = `---
+name: broken
+description: Holds a block that does not compile.
+runvil: 0
+---
+
+# Broken
+
+## Check
+
+\`\`\`lua
+local secret =
+return secret
+\`\`\`
+`;
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDirectory(): string {
+  const dir = mkdtempSync(join(tmpdir(), "runvil-cli-"));
+  made.push(dir);
+  return dir;
+}
+
+describe("runvil run", () => {
+  it("prints the word-count result for the sample text", async () => {
+    const io = memoryIo({ "wc.md": wordCount });
+    expect(await runCli(["run", "wc.md"], io)).toBe(0);
+    expect(io.out).toBe("the=3, and=2, bird=1\n");
+    expect(io.err).toBe("");
+  });
+
+  it("passes --args as the argument string", async () => {
+    const io = memoryIo({ "wc.md": wordCount });
+    expect(await runCli(["run", "wc.md", "--args", "echo echo"], io)).toBe(0);
+    expect(io.out).toBe("echo=2\n");
+  });
+
+  it("prints a runtime error with its kind and traceback and exits 1", async () => {
+    const io = memoryIo({ "failing.md": failing });
+    expect(await runCli(["run", "failing.md"], io)).toBe(1);
+    expect(io.out).toBe("");
+    const lines = io.err.split("\n");
+    expect(lines[0]).toBe(
+      "Lua error: section `Main` prologue:13: runtime error: section `Main` prologue:13: boom",
+    );
+    expect(lines[1]).toBe("stack traceback:");
+    expect(io.err.endsWith("\n")).toBe(true);
+  });
+
+  it("prints a parse error like runvil check and exits 1", async () => {
+    const run = memoryIo({ "broken.md": brokenLua });
+    expect(await runCli(["run", "broken.md"], run)).toBe(1);
+    const check = memoryIo({ "broken.md": brokenLua });
+    expect(await runCli(["check", "broken.md"], check)).toBe(1);
+    expect(run.err).toBe(check.err);
+    expect(run.err).toMatch(/^broken\.md: Lua error: lua compilation error at section `Check`/);
+    expect(run.out).toBe("");
+  });
+
+  it("says so for a missing file", async () => {
+    const io = memoryIo({});
+    expect(await runCli(["run", "nope.md"], io)).toBe(1);
+    expect(io.err).toBe("nope.md: no such file\n");
+  });
+
+  it("keeps the store between runs with --store", async () => {
+    const dir = join(tempDirectory(), "store");
+    const first = memoryIo({ "counter.md": counter });
+    expect(await runCli(["run", "counter.md", "--store", dir], first)).toBe(0);
+    expect(first.out).toBe("run 1\n");
+    const second = memoryIo({ "counter.md": counter });
+    expect(await runCli(["run", "counter.md", "--store", dir], second)).toBe(0);
+    expect(second.out).toBe("run 2\n");
+    expect(readFileSync(join(dir, "count.txt"), "utf8")).toBe("2");
+    const memory = memoryIo({ "counter.md": counter });
+    expect(await runCli(["run", "counter.md"], memory)).toBe(0);
+    expect(memory.out).toBe("run 1\n");
+  });
+
+  it("writes every event as JSON Lines with --events", async () => {
+    const file = join(tempDirectory(), "events.jsonl");
+    const io = memoryIo({ "counter.md": counter });
+    expect(await runCli(["run", "counter.md", "--events", file], io)).toBe(0);
+    const events = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { seq: number; type: string; op?: string });
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]?.type).toBe("run_started");
+    expect(events.at(-1)).toMatchObject({ type: "run_finished", outcome: "succeeded" });
+    expect(events.filter((e) => e.type === "store_op").map((e) => e.op)).toEqual([
+      "exists",
+      "write",
+    ]);
+  });
+
+  it("prints one JSON object with --json", async () => {
+    const ok = memoryIo({ "wc.md": wordCount });
+    expect(await runCli(["run", "wc.md", "--json", "--args", "echo echo"], ok)).toBe(0);
+    expect(JSON.parse(ok.out)).toEqual({
+      outcome: "succeeded",
+      result: "echo=2",
+      var: { text: "echo echo", counts: { echo: 2 } },
+    });
+    const failed = memoryIo({ "failing.md": failing });
+    expect(await runCli(["run", "failing.md", "--json"], failed)).toBe(1);
+    expect(failed.err).toBe("");
+    const report = JSON.parse(failed.out) as {
+      outcome: string;
+      error: { kind: string; causes: string[]; entry: string };
+      var: unknown;
+    };
+    expect(report.outcome).toBe("failed");
+    expect(report.error.kind).toBe("Lua");
+    expect(report.error.causes).toEqual([]);
+    expect(report.error.entry).toBe("0.1");
+    expect(report.var).toEqual({});
+  });
+
+  it("refuses a bad --seed with exit 2 and accepts 2^64 - 1", async () => {
+    for (const seed of ["abc", "-1", "1.5", "18446744073709551616"]) {
+      const io = memoryIo({ "wc.md": wordCount });
+      expect(await runCli(["run", "wc.md", "--seed", seed], io)).toBe(2);
+      expect(io.err).toBe(
+        `error: --seed must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got ${JSON.stringify(seed)}\n`,
+      );
+      expect(io.out).toBe("");
+    }
+    const io = memoryIo({ "wc.md": wordCount });
+    expect(await runCli(["run", "wc.md", "--seed", "18446744073709551615"], io)).toBe(0);
+    expect(io.out).toBe("the=3, and=2, bird=1\n");
+  });
+
+  it("cancels cleanly on the first Ctrl-C and exits 130", async () => {
+    const spinning = counter.replace(
+      "local n = 0",
+      "while true do store.write('spin.txt', 'x') end\nlocal n = 0",
+    );
+    let interrupt: (() => void) | undefined;
+    let listening = false;
+    const io = {
+      ...memoryIo({ "spin.md": spinning }),
+      onInterrupt(listener: () => void) {
+        interrupt = listener;
+        listening = true;
+        setTimeout(() => interrupt?.(), 50);
+        return () => {
+          listening = false;
+        };
+      },
+    };
+    const err: string[] = [];
+    io.stderr = (text: string) => err.push(text);
+    expect(await runCli(["run", "spin.md"], io)).toBe(130);
+    expect(err.join("")).toBe("run cancelled\n");
+    expect(listening).toBe(false);
+  });
+
+  it("draws and clears a progress line only on a terminal", async () => {
+    const tty = { ...memoryIo({ "c.md": counter }), stderrIsTTY: true };
+    const err: string[] = [];
+    tty.stderr = (text: string) => err.push(text);
+    expect(await runCli(["run", "c.md"], tty)).toBe(0);
+    expect(err).toContain("\r\x1b[2Krunning: Main · 1 effect");
+    expect(err.at(-1)).toBe("\r\x1b[2K");
+  });
+});
+
+describe("losslessJson", () => {
+  it("writes bigints with every digit", () => {
+    expect(losslessJson({ a: 9007199254740993n, b: [1, undefined, "x"], c: undefined })).toBe(
+      '{"a":9007199254740993,"b":[1,null,"x"]}',
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../run-cli";
+import { memoryIo } from "../test-io";
+
+const prompt = `---
+name: t
+description: A tiny prompt.
+runvil: 0
+---
+
+# T
+
+## Main
+
+\`\`\`lua
+store.write('out.txt', 'x' .. args)
+log('wrote')
+var.n = 2
+return 'hi ' .. args
+\`\`\`
+`;
+
+function scenarioDir(cases: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "runvil-test-cmd-"));
+  writeFileSync(join(dir, "t.md"), prompt);
+  writeFileSync(join(dir, "t.yaml"), cases);
+  return dir;
+}
+
+describe("runvil test", () => {
+  it("runs every case, prints the closing line and exits 0 when all pass", async () => {
+    const dir = scenarioDir(`cases:
+  - name: greets
+    prompt_file: t.md
+    args: "bo"
+    expect:
+      result: "hi bo"
+      outcome: succeeded
+      checkpoints: ["Lua: wrote"]
+      store: { "out.txt": "xbo" }
+      var: { n: 2 }
+  - name: skipped
+    skip: "not today"
+    prompt_file: t.md
+    expect: { result: "x" }
+`);
+    const io = memoryIo({});
+    expect(await runCli(["test", dir], io)).toBe(0);
+    expect(io.out.trim().split("\n").at(-1)).toBe("1 passed, 0 failed, 1 skipped");
+  });
+
+  it("prints each failing case with expected and actual and exits 1", async () => {
+    const dir = scenarioDir(`cases:
+  - name: wrong result
+    prompt_file: t.md
+    args: "bo"
+    expect: { result: "bye" }
+`);
+    const io = memoryIo({});
+    expect(await runCli(["test", join(dir, "t.yaml")], io)).toBe(1);
+    expect(io.out).toContain("wrong result");
+    expect(io.out).toContain('expected: "bye"');
+    expect(io.out).toContain('actual:   "hi bo"');
+    expect(io.out.trim().split("\n").at(-1)).toBe("0 passed, 1 failed");
+  });
+
+  it("filters cases and writes a JSON report", async () => {
+    const dir = scenarioDir(`cases:
+  - name: alpha
+    prompt_file: t.md
+    expect: { result: "hi " }
+  - name: beta
+    prompt_file: t.md
+    expect: { result: "nope" }
+`);
+    const io = memoryIo({});
+    expect(await runCli(["test", "--json", "--filter", "ALPHA", dir], io)).toBe(0);
+    const report = JSON.parse(io.out) as {
+      passed: number;
+      failed: number;
+      cases: { name: string }[];
+    };
+    expect(report.passed).toBe(1);
+    expect(report.cases.map((c) => c.name)).toEqual(["alpha"]);
+  });
+
+  it("stops on a format error before running anything", async () => {
+    const dir = scenarioDir(`cases:
+  - name: bad
+    prompt_file: t.md
+    expct: { result: "x" }
+`);
+    const io = memoryIo({});
+    expect(await runCli(["test", dir], io)).toBe(1);
+    expect(io.err).toContain('unknown key "expct"');
+    expect(io.out).toBe("");
+  });
+
+  it("refuses a path that does not exist and a bad timeout", async () => {
+    const missing = memoryIo({});
+    expect(await runCli(["test", "/no/such/dir"], missing)).toBe(1);
+    expect(missing.err).toContain("/no/such/dir");
+    const timeout = memoryIo({});
+    expect(await runCli(["test", "--timeout", "soon", "x"], timeout)).toBe(2);
+    expect(timeout.err).toContain("--timeout must be a whole number of milliseconds, got soon");
+  });
+});

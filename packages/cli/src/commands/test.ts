@@ -1,0 +1,62 @@
+import {
+  type CaseResult,
+  collectScenarioFiles,
+  filterCases,
+  formatReport,
+  loadScenarioFile,
+  runScenarioCase,
+  type ScenarioFile,
+  ScenarioFormatError,
+  ScenarioPathError,
+  toJsonReport,
+} from "@runvil/testkit";
+import type { CliIo } from "../io";
+
+/** Options of `runvil test`. */
+export interface TestOptions {
+  /** Print the machine-readable report instead of text. */
+  json: boolean;
+  /** Run only the cases whose name or file path contains this text (case-insensitive). */
+  filter?: string;
+  /** Also list skipped cases. */
+  verbose: boolean;
+  /** Per-case timeout in milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * `runvil test FILE|DIR...`: loads every scenario file (a format error in any file stops
+ * before any case runs), runs every case, prints the report ending with
+ * `N passed, N failed` (`, N skipped`), and resolves to 1 when any case failed.
+ */
+export async function testCommand(
+  paths: readonly string[],
+  options: TestOptions,
+  io: CliIo,
+): Promise<number> {
+  let files: ScenarioFile[];
+  try {
+    files = collectScenarioFiles(paths).map((path) => loadScenarioFile(path));
+  } catch (error) {
+    if (error instanceof ScenarioFormatError || error instanceof ScenarioPathError) {
+      io.stderr(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  if (options.filter !== undefined) files = filterCases(files, options.filter);
+  const results: CaseResult[] = [];
+  for (const file of files) {
+    for (const scenarioCase of file.cases) {
+      results.push(
+        await runScenarioCase(file.path, scenarioCase, { timeoutMs: options.timeoutMs }),
+      );
+    }
+  }
+  if (options.json) io.stdout(`${JSON.stringify(toJsonReport(results), null, 2)}\n`);
+  else {
+    const report = formatReport(results, { verbose: options.verbose });
+    io.stdout(report.endsWith("\n") ? report : `${report}\n`);
+  }
+  return results.some((r) => r.status === "failed") ? 1 : 0;
+}

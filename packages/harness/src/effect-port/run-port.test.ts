@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/engine";
+import { isStoreError } from "@runvil/sdk";
+import { describe, expect, it } from "vitest";
+import { EventRecorder } from "../events/event-recorder";
+import { JsonLinesEventSink } from "../events/json-lines-event-sink";
+import { MemoryEventSink } from "../events/memory-event-sink";
+import { MemoryStore } from "../store/memory-store";
+import { tempDirectory } from "../testing/temp-directory";
+import { RunPort } from "./run-port";
+
+const ORIGIN = { execution: "run-1", chain: "0", entry: "0.1", section: "Main", task: "t" };
+
+function request<O extends StoreOperation>(operation: O, n: number): StoreRequest<O> {
+  return { operation, origin: ORIGIN, effect: `0.1/${n}`, signal: new AbortController().signal };
+}
+
+function event(seq: number): RunEvent {
+  return {
+    seq,
+    execution: "run-1",
+    chain: "0",
+    entry: "0.1",
+    section: "Main",
+    type: "section_entered",
+    via: "walk",
+  };
+}
+
+describe("RunPort", () => {
+  it("performs store operations on its store and counts them", async () => {
+    const store = new MemoryStore({ files: { "a.txt": "hello" } });
+    const port = new RunPort(store);
+    expect(await port.storeOp(request({ op: "read", path: "a.txt" }, 1))).toBe("hello");
+    await port.storeOp(request({ op: "append", path: "a.txt", text: ", world" }, 2));
+    expect(await port.storeOp(request({ op: "exists", path: "b.txt" }, 3))).toBe(false);
+    expect(await port.storeOp(request({ op: "list" }, 4))).toEqual(["a.txt"]);
+    expect(await store.read("a.txt")).toBe("hello, world");
+    expect(port.storeOpCount).toBe(4);
+    expect(port.store).toBe(store);
+  });
+
+  it("passes the store's own failures through as StoreErrors", async () => {
+    const port = new RunPort(new MemoryStore());
+    const failure = await port.storeOp(request({ op: "read", path: "missing.txt" }, 1)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isStoreError(failure)).toBe(true);
+    expect(failure).toMatchObject({ reason: "not_found" });
+  });
+
+  it("lets the event loop turn before a store operation when asked", async () => {
+    for (const yieldToEventLoop of [false, true]) {
+      const port = new RunPort(new MemoryStore(), { yieldToEventLoop });
+      let turned = false;
+      setImmediate(() => {
+        turned = true;
+      });
+      await port.storeOp(request({ op: "exists", path: "a.txt" }, 1));
+      expect(turned).toBe(yieldToEventLoop);
+    }
+  });
+
+  it("forwards every event to the callback and the recorder, in order", async () => {
+    const seen: number[] = [];
+    const sink = new MemoryEventSink<RunEvent>();
+    const port = new RunPort(new MemoryStore(), {
+      onEvent: (e) => seen.push(e.seq),
+      recorder: new EventRecorder(sink),
+    });
+    port.emit(event(1));
+    port.emit(event(2));
+    expect(seen).toEqual([1, 2]);
+    expect(sink.records.map((r) => [r.seq, r.event.seq])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(port.eventCount).toBe(2);
+    expect(port.recordingError).toBeUndefined();
+  });
+
+  it("writes events to a JSON Lines file through the recorder", async () => {
+    const file = join(tempDirectory(), "events.jsonl");
+    const recorder = new EventRecorder(new JsonLinesEventSink<RunEvent>(file));
+    const port = new RunPort(new MemoryStore(), { recorder });
+    port.emit(event(1));
+    await recorder.close();
+    expect(readFileSync(file, "utf8")).toBe(
+      '{"seq":1,"event":{"seq":1,"execution":"run-1","chain":"0","entry":"0.1","section":"Main","type":"section_entered","via":"walk"}}\n',
+    );
+  });
+
+  it("keeps the recorder's failure and goes on emitting to the callback", async () => {
+    const recorder = new EventRecorder(new MemoryEventSink<RunEvent>());
+    await recorder.close();
+    const seen: number[] = [];
+    const port = new RunPort(new MemoryStore(), { onEvent: (e) => seen.push(e.seq), recorder });
+    port.emit(event(1));
+    port.emit(event(2));
+    expect(seen).toEqual([1, 2]);
+    expect(port.recordingError).toEqual(new Error("the event recorder is closed"));
+  });
+});

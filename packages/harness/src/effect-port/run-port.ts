@@ -1,0 +1,88 @@
+import {
+  applyStoreOperation,
+  type EffectPort,
+  type RunEvent,
+  type StoreOperation,
+  type StoreOutput,
+  type StoreRequest,
+} from "@runvil/engine";
+import type { RunStore } from "@runvil/sdk";
+import type { EventRecorder } from "../events/event-recorder";
+
+/** Options of a RunPort. */
+export interface RunPortOptions {
+  /** Called with every event, synchronously, in emission order (progress displays, logs). */
+  readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * Also records every event (e.g. to a JsonLinesEventSink). When the recorder refuses an
+   * event, recording stops and the failure is kept in {@link RunPort.recordingError}; the run
+   * goes on.
+   */
+  readonly recorder?: EventRecorder<RunEvent>;
+  /**
+   * Let the event loop turn (setImmediate) before each store operation, so timers and signal
+   * handlers (a Ctrl-C) run even when the store answers from memory. Default false.
+   */
+  readonly yieldToEventLoop?: boolean;
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The Harness's EffectPort for one run: store operations go to a RunStore (memory or
+ * directory), events go to a callback and, optionally, an EventRecorder.
+ */
+export class RunPort implements EffectPort {
+  /** The run store every store operation is performed on. */
+  readonly store: RunStore;
+  readonly #onEvent: ((event: RunEvent) => void) | undefined;
+  readonly #recorder: EventRecorder<RunEvent> | undefined;
+  readonly #yield: boolean;
+  #recordingError: unknown;
+  #eventCount = 0;
+  #storeOpCount = 0;
+
+  /** A port over `store`. */
+  constructor(store: RunStore, options: RunPortOptions = {}) {
+    this.store = store;
+    this.#onEvent = options.onEvent;
+    this.#recorder = options.recorder;
+    this.#yield = options.yieldToEventLoop ?? false;
+  }
+
+  /** How many events were emitted so far. */
+  get eventCount(): number {
+    return this.#eventCount;
+  }
+
+  /** How many store operations were asked for so far. */
+  get storeOpCount(): number {
+    return this.#storeOpCount;
+  }
+
+  /** The recorder's first failure, or undefined while recording works (or without recorder). */
+  get recordingError(): unknown {
+    return this.#recordingError;
+  }
+
+  /** Performs the store operation on the store; the store's failures (StoreError) pass through. */
+  async storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>> {
+    this.#storeOpCount += 1;
+    if (this.#yield) await nextTurn();
+    return applyStoreOperation(this.store, request.operation);
+  }
+
+  /** Forwards the event to the callback, then to the recorder. */
+  emit(event: RunEvent): void {
+    this.#eventCount += 1;
+    this.#onEvent?.(event);
+    if (this.#recorder === undefined || this.#recordingError !== undefined) return;
+    try {
+      this.#recorder.record(event);
+    } catch (error) {
+      this.#recordingError = error;
+    }
+  }
+}
