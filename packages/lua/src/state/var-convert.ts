@@ -8,8 +8,12 @@ import { VAR_REFUSALS, varMustBeJsonDataMessage, varTooLargeMessage } from "./me
 import { getRawField, stringAt, typeNameAt } from "./raw-lua";
 import { childPath, KIT_NULL, KIT_TARGETS, type VarContext } from "./var-context";
 
-/** Deepest level a table may sit at (var is level 1). */
-const MAX_DEPTH = 127;
+/**
+ * Deepest level a table may sit at. var itself is level 1 and, like every view, adds no nesting
+ * level of its own (json.encode(var.x) reads through it), so a value stored at var.x may nest
+ * 127 levels, as a value json.encode accepts: levels 2 to 128.
+ */
+const MAX_DEPTH = 128;
 /** Views read through in a row before the chain counts as a loop. */
 const MAX_VIEW_CHAIN = 64;
 /** Stack slots one table level may use. */

@@ -271,21 +271,21 @@ describe("the var guard's other refusals (decided, json.encode's wording)", () =
     expect(run.var).toEqual({ l: ["a", "b", "C", "D"], o: { a: 1n } });
   });
 
-  it("a table nested 126 levels below var stores; one level more is refused with its path", async () => {
+  it("a value nested 127 levels stores at var.x (var adds no level); one more is refused with its path", async () => {
     const nest = (levels: number) => `local t = 'leaf' for i = 1, ${levels} do t = { t } end`;
-    const ok = await runSection([`${nest(126)} var.x = t return 'stored'`]);
+    const ok = await runSection([`${nest(127)} var.x = t return 'stored'`]);
     expect(ok.result).toBe("stored");
     const deep = await runSection([
-      `${nest(127)} local ok, err = pcall(function() var.x = t end) return tostring(err)`,
+      `${nest(128)} local ok, err = pcall(function() var.x = t end) return tostring(err)`,
     ]);
     expect(deep.result).toBe(
-      `runtime error: var.x${"[1]".repeat(126)} is nested more than 127 levels deep`,
+      `runtime error: var.x${"[1]".repeat(127)} is nested more than 127 levels deep`,
     );
     const nested = await runSection([
-      `var.a = { b = {} } ${nest(125)} local ok, err = pcall(function() var.a.b.c = t end) return tostring(err)`,
+      `var.a = { b = {} } ${nest(126)} local ok, err = pcall(function() var.a.b.c = t end) return tostring(err)`,
     ]);
     expect(nested.result).toBe(
-      `runtime error: var.a.b.c${"[1]".repeat(124)} is nested more than 127 levels deep`,
+      `runtime error: var.a.b.c${"[1]".repeat(125)} is nested more than 127 levels deep`,
     );
   });
 
