@@ -61,6 +61,14 @@ export interface LuaExports {
 
   lua_getfield(L: LuaState, idx: number, k: Ptr): number;
   lua_rawget(L: LuaState, idx: number): number;
+  /** Pushes the real metatable of the value at `idx` and returns 1, or pushes nothing and returns 0. */
+  lua_getmetatable(L: LuaState, idx: number): number;
+  /** 1 when the values at `a` and `b` are primitively equal (no metamethod), else 0. */
+  lua_rawequal(L: LuaState, a: number, b: number): number;
+  /** The raw length of the table or string at `idx` (`#` without `__len`). */
+  lua_rawlen(L: LuaState, idx: number): bigint;
+  /** Raises `bad argument #arg to '{name}' (value expected)` when argument `arg` is absent. */
+  luaL_checkany(L: LuaState, arg: number): void;
   lua_rawgeti(L: LuaState, idx: number, n: bigint): number;
   lua_createtable(L: LuaState, narr: number, nrec: number): void;
   lua_rawset(L: LuaState, idx: number): void;
@@ -138,6 +146,10 @@ const REQUIRED_EXPORTS = [
   "lua_pushcclosure",
   "lua_getfield",
   "lua_rawget",
+  "lua_getmetatable",
+  "lua_rawequal",
+  "lua_rawlen",
+  "luaL_checkany",
   "lua_rawgeti",
   "lua_createtable",
   "lua_rawset",

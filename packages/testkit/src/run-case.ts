@@ -1,16 +1,5 @@
-import {
-  applyStoreOperation,
-  type EffectPort,
-  type Engine,
-  loadEngine,
-  type RunEvent,
-  type RunResult,
-  runNonce,
-  type StoreOperation,
-  type StoreOutput,
-  type StoreRequest,
-} from "@runvil/engine";
-import { MemoryStore, readAllFiles } from "@runvil/harness";
+import { type Engine, loadEngine, type RunEvent, type RunResult, runNonce } from "@runvil/engine";
+import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type PromptParser } from "@runvil/parser";
 import { checkExpectations } from "./expectations";
@@ -39,20 +28,6 @@ export function unsupportedInputs(scenarioCase: ScenarioCase): string | undefine
   return missing.length === 0 ? undefined : missing.join(", ");
 }
 
-/** An EffectPort over a MemoryStore that keeps every event. */
-class CasePort implements EffectPort {
-  readonly events: RunEvent[] = [];
-  constructor(readonly store: MemoryStore) {}
-
-  storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>> {
-    return applyStoreOperation(this.store, request.operation);
-  }
-
-  emit(event: RunEvent): void {
-    this.events.push(event);
-  }
-}
-
 let shared: Promise<{ engine: Engine; parse: PromptParser }> | undefined;
 
 /** The engine and parser, loaded once per process. */
@@ -73,18 +48,16 @@ function plainJson(value: unknown): unknown {
 
 function recordOf(
   result: RunResult,
-  port: CasePort,
+  events: readonly RunEvent[],
   seed: bigint,
   files: Record<string, string>,
 ): RunRecord {
   const record: RunRecord = {
     outcome: result.outcome,
     nonce: runNonce(seed),
-    checkpoints: port.events.flatMap((e) =>
-      e.type === "lua_checkpoint" ? [`Lua: ${e.message}`] : [],
-    ),
+    checkpoints: events.flatMap((e) => (e.type === "lua_checkpoint" ? [`Lua: ${e.message}`] : [])),
     modelRequests: [],
-    events: port.events.map((e) => plainJson(e) as Record<string, unknown>),
+    events: events.map((e) => plainJson(e) as Record<string, unknown>),
     store: files,
     var: plainJson(result.var),
   };
@@ -134,7 +107,8 @@ export async function runScenarioCase(
       );
     }
     const store = new MemoryStore({ files: scenarioCase.store });
-    const port = new CasePort(store);
+    const events: RunEvent[] = [];
+    const port = new RunPort(store, { onEvent: (event) => events.push(event) });
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 10_000;
     const started = performance.now();
@@ -190,7 +164,7 @@ export async function runScenarioCase(
         `the run did not finish within ${timeoutMs} ms`,
       );
     }
-    const record = recordOf(result, port, seed, await readAllFiles(store));
+    const record = recordOf(result, events, seed, await readAllFiles(store));
     return checkedCaseResult(file, scenarioCase, checkExpectations(scenarioCase.expect, record));
   } catch (error) {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

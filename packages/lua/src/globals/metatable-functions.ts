@@ -4,7 +4,6 @@ import { RIDX_GLOBALS, UPVALUE_2 } from "../vm/constants";
 import type { RawCFunction } from "../vm/host-functions";
 import { createSetmetatableGuard } from "../vm/setmetatable-guard";
 import type { VmState } from "../vm/vm-state";
-import { globalsExports } from "./extra-exports";
 import { FINALIZERS_MESSAGE, PROTECTED_METATABLE_MESSAGE, WEAK_GLOBALS_MESSAGE } from "./messages";
 
 /**
@@ -88,7 +87,7 @@ export function createSandboxSetmetatable(state: VmState): RawCFunction {
 export function createSandboxGetmetatable(state: VmState): RawCFunction {
   const { kernel } = state;
   const { x } = kernel;
-  const ext = globalsExports(x);
+  const ext = x;
   return (L: LuaState): number => {
     ext.luaL_checkany(L, 1);
     if (isGlobalTable(state, L)) {
@@ -116,7 +115,7 @@ function isGlobalTable(state: VmState, L: LuaState): boolean {
   const { x } = state.kernel;
   if (x.lua_type(L, 1) !== LuaTypeTag.TABLE) return false;
   x.lua_rawgeti(L, LUA_REGISTRYINDEX, RIDX_GLOBALS);
-  const same = globalsExports(x).lua_rawequal(L, 1, -1) !== 0;
+  const same = x.lua_rawequal(L, 1, -1) !== 0;
   x.lua_settop(L, -2);
   return same;
 }

@@ -1,6 +1,5 @@
 import type { LuaKernel } from "../vm/kernel";
 import type { VmState } from "../vm/vm-state";
-import { iterationExports } from "./extra-exports";
 import {
   BITRAS,
   MASK_FLAGS,
@@ -47,7 +46,7 @@ export function checkLayout(state: VmState): void {
   const { kernel, L } = state;
   if (checked.has(kernel)) return;
   const { x } = kernel;
-  const ix = iterationExports(x);
+  const ix = x;
   const top = x.lua_gettop(L);
   try {
     x.lua_createtable(L, 2, 4);

@@ -2,7 +2,7 @@ import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import { upvalueIndex } from "../vm/constants";
 import type { VmState } from "../vm/vm-state";
-import { type IterationExports, iterationExports } from "./extra-exports";
+import type { LuaExports } from "../wasm-exports";
 import { KeyLister } from "./key-list";
 import {
   CACHED_EVENTS,
@@ -48,7 +48,7 @@ export type Trust = "exact" | "armed";
  */
 export class OrderRuntime {
   readonly state: VmState;
-  readonly ix: IterationExports;
+  readonly ix: LuaExports;
   /**
    * `TString*` of each name in CACHED_EVENTS (fixed strings: they never move or die), read on
    * the first build.
@@ -65,7 +65,7 @@ export class OrderRuntime {
 
   constructor(state: VmState) {
     this.state = state;
-    this.ix = iterationExports(state.kernel.x);
+    this.ix = state.kernel.x;
     for (let slot = CACHE_SLOTS; slot >= 1; slot--) this.freeSlots.push(slot);
   }
 

@@ -7,7 +7,8 @@ import { ARRAY_HAS_METATABLE_MESSAGE, arrayExpectsTableMessage } from "../json/m
 import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import type { RawCFunction } from "../vm/host-functions";
-import { engineTypeName, type JsonLuaExports } from "./lua-api";
+import type { LuaExports } from "../wasm-exports";
+import { engineTypeName } from "./lua-api";
 
 /**
  * json.array: with no argument or nil, a new empty marked list; with a table that has no
@@ -16,7 +17,7 @@ import { engineTypeName, type JsonLuaExports } from "./lua-api";
  * `json.array: the table already has a metatable`, and any other value
  * `json.array expects a table or no argument, got {type}`. The list marker is at `markerIndex`.
  */
-export function createArrayFunction(x: JsonLuaExports, markerIndex: number): RawCFunction {
+export function createArrayFunction(x: LuaExports, markerIndex: number): RawCFunction {
   return (L: LuaState): number => {
     const type = x.lua_type(L, 1);
     if (type === LuaTypeTag.NONE || type === LuaTypeTag.NIL) {

@@ -28,8 +28,9 @@ import { JsonWriter } from "../json/writer";
 import type { LuaState, Ptr } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import { decodeUtf8, type LuaKernel } from "../vm/kernel";
+import type { LuaExports } from "../wasm-exports";
 import { debugObjectKeys, pushDebugKeyValue } from "./debug-keys";
-import { ensureStack, type JsonLuaExports, pushName } from "./lua-api";
+import { ensureStack, pushName } from "./lua-api";
 import { KeyScratch, TableShape } from "./table-keys";
 
 /** How one encode call runs. */
@@ -89,7 +90,7 @@ const KEEP_WRITER_BYTES = 4 * 1024 * 1024;
  */
 export class LuaJsonEncoder {
   private readonly kernel: LuaKernel;
-  private readonly x: JsonLuaExports;
+  private readonly x: LuaExports;
   private readonly nullAddress: Ptr;
   private strictWriter = new JsonWriter();
   private debugWriter = new JsonWriter({ debug: true });
@@ -122,7 +123,7 @@ export class LuaJsonEncoder {
   private steps = 0;
   private readonly scratches: KeyScratch[] = [];
 
-  constructor(kernel: LuaKernel, x: JsonLuaExports, nullAddress: Ptr) {
+  constructor(kernel: LuaKernel, x: LuaExports, nullAddress: Ptr) {
     this.kernel = kernel;
     this.x = x;
     this.nullAddress = nullAddress;

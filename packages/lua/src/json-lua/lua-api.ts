@@ -8,34 +8,6 @@ import { LuaTypeTag } from "../raw-api";
 import type { LuaKernel } from "../vm/kernel";
 import type { LuaExports } from "../wasm-exports";
 
-/** {@link LuaExports} plus the calls json needs: metatables, raw equality. */
-export interface JsonLuaExports extends LuaExports {
-  /** Pushes the metatable of the value at `idx` and returns 1, or pushes nothing and returns 0. */
-  lua_getmetatable(L: LuaState, idx: number): number;
-  /** 1 when the values at `a` and `b` are primitively equal (no metamethod), else 0. */
-  lua_rawequal(L: LuaState, a: number, b: number): number;
-}
-
-const EXTRA_EXPORTS = ["lua_getmetatable", "lua_rawequal"] as const;
-
-const checked = new WeakSet<LuaExports>();
-
-/**
- * The raw exports with json's extra calls, checked once per instance: wasmoon's instance exports
- * the whole Lua C API, but the VM core types only what it uses.
- */
-export function jsonLuaExports(x: LuaExports): JsonLuaExports {
-  if (!checked.has(x)) {
-    const record = x as unknown as Readonly<Record<string, unknown>>;
-    const missing = EXTRA_EXPORTS.filter((name) => typeof record[name] !== "function");
-    if (missing.length > 0) {
-      throw new Error(`wasmoon's wasm instance lacks the exports ${missing.join(", ")}`);
-    }
-    checked.add(x);
-  }
-  return x as JsonLuaExports;
-}
-
 /**
  * The type name every Engine argument error uses for the value at `idx`: Lua's `type()` name,
  * except that an integer reads `integer`, a float `number`, and a light userdata (json.null)

@@ -4,15 +4,15 @@
  */
 
 import type { LuaKernel } from "../vm/kernel";
+import type { LuaExports } from "../wasm-exports";
 import { LuaDecodeSink } from "./decode-sink";
 import { LuaJsonEncoder } from "./encoder";
-import { type JsonLuaExports, jsonLuaExports } from "./lua-api";
 import { jsonNullAddress } from "./private-values";
 
 /** The process-wide json machinery of one kernel. */
 export interface JsonLuaRuntime {
   readonly kernel: LuaKernel;
-  readonly x: JsonLuaExports;
+  readonly x: LuaExports;
   readonly nullAddress: number;
   readonly encoder: LuaJsonEncoder;
   readonly sink: LuaDecodeSink;
@@ -24,7 +24,7 @@ const runtimes = new WeakMap<LuaKernel, JsonLuaRuntime>();
 export function jsonRuntimeFor(kernel: LuaKernel): JsonLuaRuntime {
   let runtime = runtimes.get(kernel);
   if (runtime === undefined) {
-    const x = jsonLuaExports(kernel.x);
+    const x = kernel.x;
     const nullAddress = jsonNullAddress(kernel);
     runtime = {
       kernel,

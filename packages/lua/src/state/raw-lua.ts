@@ -4,6 +4,7 @@
  * few dozen C API calls.
  */
 
+import { pushName } from "../json-lua/lua-api";
 import type { LuaState, Ptr } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import type { RawCFunction } from "../vm/host-functions";
@@ -11,36 +12,7 @@ import type { LuaKernel } from "../vm/kernel";
 import type { VmState } from "../vm/vm-state";
 import type { LuaExports } from "../wasm-exports";
 
-/** {@link LuaExports} plus the calls this area needs (wasmoon's instance exports the whole C API). */
-export interface StateExports extends LuaExports {
-  /** Pushes the real metatable of the value at `idx` and returns 1, or pushes nothing and returns 0. */
-  lua_getmetatable(L: LuaState, idx: number): number;
-  /** 1 when the values at `a` and `b` are primitively equal (no metamethod), else 0. */
-  lua_rawequal(L: LuaState, a: number, b: number): number;
-  /** The raw length of the table or string at `idx` (`#` without `__len`), as a bigint. */
-  lua_rawlen(L: LuaState, idx: number): bigint | number;
-}
-
-const EXTRA = ["lua_getmetatable", "lua_rawequal", "lua_rawlen"] as const;
-const checked = new WeakSet<LuaExports>();
-
-/** The exports with this area's extra calls; throws if the instance lacks one. */
-export function stateExports(x: LuaExports): StateExports {
-  if (!checked.has(x)) {
-    const record = x as unknown as Readonly<Record<string, unknown>>;
-    const missing = EXTRA.filter((name) => typeof record[name] !== "function");
-    if (missing.length > 0) {
-      throw new Error(`wasmoon's wasm instance lacks the exports ${missing.join(", ")}`);
-    }
-    checked.add(x);
-  }
-  return x as StateExports;
-}
-
-/** Pushes the constant ASCII text `name` (cached as a C string: no encoding per push). */
-export function pushName(kernel: LuaKernel, L: LuaState, name: string): void {
-  kernel.x.lua_pushlstring(L, kernel.cString(name), name.length);
-}
+export { pushName };
 
 /** `t[name] = top` (raw) for the table at absolute index `t`, popping the value. */
 export function setRawField(kernel: LuaKernel, L: LuaState, t: number, name: string): void {

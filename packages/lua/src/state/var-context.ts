@@ -4,8 +4,9 @@ import type { LuaState } from "../module";
 import { upvalueIndex } from "../vm/constants";
 import type { LuaKernel } from "../vm/kernel";
 import type { VmState } from "../vm/vm-state";
+import type { LuaExports } from "../wasm-exports";
 import { VAR_METATABLE_TEXT } from "./messages";
-import { pushName, pushRawClosure, type StateExports, stateExports } from "./raw-lua";
+import { pushName, pushRawClosure } from "./raw-lua";
 
 /**
  * The slots of a VM's var kit: a small Lua table every guard closure holds as an upvalue, with
@@ -41,7 +42,7 @@ export const GUARD_KIT = upvalueIndex(5);
 export class VarContext {
   readonly state: VmState;
   readonly kernel: LuaKernel;
-  readonly x: StateExports;
+  readonly x: LuaExports;
   /** Values one table write may visit (json.encode's budget: memory / 8). */
   readonly maxValues: number;
   /** String bytes one table write may visit (the memory limit). */
@@ -52,7 +53,7 @@ export class VarContext {
   constructor(state: VmState) {
     this.state = state;
     this.kernel = state.kernel;
-    this.x = stateExports(state.kernel.x);
+    this.x = state.kernel.x;
     const limits = jsonEncodeLimits(state.limitBytes);
     this.maxValues = limits.maxValues;
     this.maxBytes = limits.maxStringBytes;

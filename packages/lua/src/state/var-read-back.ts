@@ -1,7 +1,6 @@
 import { EngineError } from "../errors/engine-error";
 import { compareUtf8Order } from "../json/utf8";
 import type { JsonObject, JsonValue } from "../json/value";
-import { jsonLuaExports } from "../json-lua/lua-api";
 import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import { type LuaVm, VmHandle } from "../vm/lua-vm";
@@ -31,7 +30,7 @@ export function readBackVar(vm: LuaVm): JsonObject {
   const state = VmHandle.stateOf(vm);
   return state.hostOp(() => {
     const { kernel, L } = state;
-    const x = jsonLuaExports(kernel.x);
+    const x = kernel.x;
     pushPrivate(state, L);
     const P = x.lua_gettop(L);
     if (rawField(state, L, P, VAR_PRIVATE_FIELD) !== LuaTypeTag.TABLE) {
@@ -89,7 +88,7 @@ class StorageReader {
 
   private readView(view: number): JsonValue {
     const { kernel, L } = this.state;
-    const x = jsonLuaExports(kernel.x);
+    const x = kernel.x;
     if (x.lua_checkstack(L, 8) === 0) throw new RangeError("the Lua stack cannot grow");
     x.lua_pushvalue(L, view);
     x.lua_rawget(L, this.targets);
