@@ -4,9 +4,8 @@
  * few dozen C API calls.
  */
 
-import { pushName } from "../json-lua/lua-api";
+import { engineTypeName, pushName } from "../json-lua/lua-api";
 import type { LuaState, Ptr } from "../module";
-import { LuaTypeTag } from "../raw-api";
 import type { RawCFunction } from "../vm/host-functions";
 import type { LuaKernel } from "../vm/kernel";
 import type { VmState } from "../vm/vm-state";
@@ -54,26 +53,11 @@ export function stringAt(kernel: LuaKernel, L: LuaState, idx: number): [Ptr, num
   return [ptr, kernel.heap.u32()[kernel.lenCell >>> 2] ?? 0];
 }
 
-/** The Lua type name of the value at `idx`, with `lightuserdata` told apart from `userdata`. */
+/**
+ * The Lua type name of the value at `idx`, with `lightuserdata` told apart from `userdata`: the
+ * Engine's argument-error name without its integer/float split.
+ */
 export function typeNameAt(x: LuaExports, L: LuaState, idx: number): string {
-  switch (x.lua_type(L, idx)) {
-    case LuaTypeTag.BOOLEAN:
-      return "boolean";
-    case LuaTypeTag.LIGHTUSERDATA:
-      return "lightuserdata";
-    case LuaTypeTag.NUMBER:
-      return "number";
-    case LuaTypeTag.STRING:
-      return "string";
-    case LuaTypeTag.TABLE:
-      return "table";
-    case LuaTypeTag.FUNCTION:
-      return "function";
-    case LuaTypeTag.USERDATA:
-      return "userdata";
-    case LuaTypeTag.THREAD:
-      return "thread";
-    default:
-      return "nil";
-  }
+  const name = engineTypeName(x, L, idx);
+  return name === "integer" ? "number" : name;
 }
