@@ -7,6 +7,8 @@ export type {
   StoreOutput,
   StoreOutputs,
   StoreRequest,
+  ToolCallOutput,
+  ToolCallRequest,
 } from "./effects/effect-port";
 export {
   type EntryEnding,
@@ -39,6 +41,13 @@ export type {
   RunResult,
   SucceededRun,
 } from "./run/run-result";
+export type {
+  CatalogTool,
+  DroppedTool,
+  RunCatalog,
+  RunPack,
+  RunPrelude,
+} from "./tools/run-catalog";
 export { CONTROL_MARKUP, escapeUntrusted, wrapUntrusted } from "./untrusted/envelope";
 export { MAX_RUN_SEED, runNonce } from "./untrusted/nonce";
 export { CALL_DEPTH_CAP, CALL_RECURSION_MESSAGE } from "./walk/chain";

@@ -1,3 +1,4 @@
+import type { JsonObject } from "@runvil/sdk";
 import type { RunEvent } from "../events/run-event";
 import type { StoreText } from "./store-contract";
 
@@ -65,6 +66,34 @@ export interface StoreRequest<O extends StoreOperation = StoreOperation> {
   readonly signal: AbortSignal;
 }
 
+/** One catalog tool call: the Harness runs the tool and answers with one output or one error. */
+export interface ToolCallRequest {
+  /** The tool id (`web/fetch`). */
+  readonly tool: string;
+  /** The name the call used: the wire name, or the id for a tool left out of the offering. */
+  readonly name: string;
+  /** The arguments, a JSON object (`{}` when the script passed none). */
+  readonly arguments: JsonObject;
+  /** `script` for tools.call, `model` for a model tool call. */
+  readonly caller: "script" | "model";
+  /** The model's call id; `''` for a script call. */
+  readonly callId: string;
+  /** Who asks. */
+  readonly origin: EffectOrigin;
+  /** The effect's id (see StoreRequest.effect). */
+  readonly effect: string;
+  /** Aborted when the run is cancelled: the Harness should stop the tool. */
+  readonly signal: AbortSignal;
+}
+
+/** A catalog tool's answer: its text and its trust level. */
+export interface ToolCallOutput {
+  /** The output text (JSON text for a structured tool). */
+  readonly text: string;
+  /** False for untrusted output: the Engine wraps it in the run's envelope. */
+  readonly trusted: boolean;
+}
+
 /**
  * The Engine's only way out: every effect is a request to the port, every step an event.
  * The Harness implements it; tests use an in-memory port.
@@ -76,6 +105,12 @@ export interface EffectPort {
    * outside failure (kind lua).
    */
   storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>>;
+  /**
+   * Performs a catalog tool call. Rejects with the sdk's ToolFailure for the tool's own
+   * failure (model-safe message); any other rejection is an outside failure. Absent: the run
+   * has no catalog tools.
+   */
+  toolCall?(request: ToolCallRequest): Promise<ToolCallOutput>;
   /** Records one run event, synchronously, in emission order. */
   emit(event: RunEvent): void;
 }

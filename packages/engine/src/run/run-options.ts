@@ -1,6 +1,7 @@
 import type { JsonObject } from "@runvil/parser";
 import type { EffectPort } from "../effects/effect-port";
 import { formatSysWhen } from "../lua";
+import type { RunCatalog } from "../tools/run-catalog";
 import { checkSeed } from "../untrusted/nonce";
 
 /** Limits the Harness may set for a run; a limit left out keeps the default. */
@@ -27,6 +28,8 @@ export interface RunOptions {
   readonly ui?: JsonObject;
   /** Per-VM limits. */
   readonly limits?: RunLimits;
+  /** The prepared run's tools, Packs and preludes (the Host builds it); absent: none. */
+  readonly catalog?: RunCatalog;
   /** A cancel flag another thread can set (an Int32Array over a SharedArrayBuffer). */
   readonly cancelFlag?: Int32Array;
   /** The flag's index in `cancelFlag` (0). */
@@ -46,6 +49,7 @@ export interface ResolvedRunOptions {
   /** The start instant (ms since the epoch). */
   readonly start: number;
   readonly ui: JsonObject | undefined;
+  readonly catalog: RunCatalog;
   readonly logEvents: number | undefined;
   readonly luaMemoryBytes: number | undefined;
   readonly cancelFlag: Int32Array | undefined;
@@ -79,6 +83,7 @@ export function resolveRunOptions(options: RunOptions): ResolvedRunOptions {
     seed: checkSeed(options.seed ?? 0),
     start: checkStart(options.start ?? DEFAULT_START_MS),
     ui: options.ui,
+    catalog: options.catalog ?? { tools: [], packs: null, preludes: [], dropped: [] },
     logEvents: limits.logEvents,
     luaMemoryBytes: limits.luaMemoryBytes,
     cancelFlag: options.cancelFlag,

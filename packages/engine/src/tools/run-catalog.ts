@@ -1,0 +1,70 @@
+import type { JsonValue } from "@runvil/sdk";
+
+/**
+ * One catalog tool as the Engine sees it: its data, never its code (tools chapter, "Who runs a
+ * tool"). The Host builds these at prepare.
+ */
+export interface CatalogTool {
+  /** The tool id, such as `web/fetch`; its first segment is `pack`. */
+  readonly id: string;
+  /** The Pack id of the Pack that contributed it. */
+  readonly pack: string;
+  /**
+   * The wire name the model sees (`web_fetch`), or null when the run left the tool out of its
+   * offering (its wire name is a task built-in's, its schema is not a JSON object, or another
+   * tool holds its wire name): such a tool has no Tool object, but `tools.call` by id runs it.
+   */
+  readonly wireName: string | null;
+  /** The tool description. */
+  readonly description: string;
+  /** The parameter schema, as the Pack gave it. */
+  readonly parameters: JsonValue;
+  /** Whether its output is structured (parsed as JSON for a script call). */
+  readonly structured: boolean;
+}
+
+/** One Pack the run knows about, usable or not. */
+export interface RunPack {
+  /** The Pack id (`web`). */
+  readonly id: string;
+  /** The fully qualified name (`runvil/web`). */
+  readonly fullName: string;
+  /** Whether the prompt declares it under `uses:`. */
+  readonly declared: boolean;
+  /** Null when the Pack can serve the run; else the Host's reason, written for the model. */
+  readonly unavailable: string | null;
+}
+
+/** A declared Pack's prelude, installed in every section VM in `uses:` order. */
+export interface RunPrelude {
+  /** The Pack id (`...` inside the prelude; its chunk name is `pack:{id}`). */
+  readonly pack: string;
+  /** The Lua source. */
+  readonly source: string;
+}
+
+/** A catalog tool the Host dropped at prepare, reported as an event when the run starts. */
+export interface DroppedTool {
+  /** The tool id as the Pack gave it. */
+  readonly tool: string;
+  /** The Pack id of the Pack that contributed it. */
+  readonly pack: string;
+  /** Why, such as `a Pack's tool id escapes its Pack id; dropped`. */
+  readonly reason: string;
+}
+
+/**
+ * What a prepared run knows of tools and Packs: the catalog (every tool `tools.call` can reach,
+ * in tool id order), the Packs, and the declared Packs' preludes. Absent from RunOptions: an
+ * empty catalog, the declared Packs only, no preludes.
+ */
+export interface RunCatalog {
+  readonly tools: readonly CatalogTool[];
+  /**
+   * The Packs the run knows, usable or not. Null when the Host reports nothing: then Lua sees
+   * the declared Packs plus every Pack that has a tool in the catalog.
+   */
+  readonly packs: readonly RunPack[] | null;
+  readonly preludes: readonly RunPrelude[];
+  readonly dropped: readonly DroppedTool[];
+}

@@ -1,0 +1,88 @@
+import type { JsonObject, JsonValue } from "./json";
+
+/** One message record sent in a model round. */
+export type ModelMessage =
+  | { readonly role: "system" | "user"; readonly content: string }
+  | {
+      readonly role: "assistant";
+      readonly content: string;
+      readonly toolCalls?: readonly ModelToolCall[];
+    }
+  | { readonly role: "tool"; readonly content: string; readonly toolCallId: string };
+
+/** A tool as a model round advertises it: wire name, description, parameter schema. */
+export interface ModelTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonObject;
+}
+
+/** One model round's request. */
+export interface ModelRoundRequest {
+  /** The catalog model id the role is bound to (such as `claude-sonnet-4-6`). */
+  readonly model: string;
+  /** The message records, oldest first. */
+  readonly messages: readonly ModelMessage[];
+  /** The tools advertised this round, in order; empty for none. */
+  readonly tools: readonly ModelTool[];
+  /** Aborted when the round must stop. */
+  readonly signal: AbortSignal;
+}
+
+/** One tool call in a model's reply. `arguments` is whatever JSON the model sent. */
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: JsonValue;
+}
+
+/** Token counts of one round. */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** A model's reply to one round. */
+export interface ModelReply {
+  /** The reply text (empty when the model only called tools or said nothing). */
+  readonly text: string;
+  /** The tool calls, in the model's order; empty for none. */
+  readonly toolCalls: readonly ModelToolCall[];
+  /** Why the model stopped: `stop`, `tool_calls`, `length`, or a provider's own reason. */
+  readonly finishReason: string;
+  readonly usage: ModelUsage;
+}
+
+/** The kinds a model round can fail with (they become the error value's kind in Lua). */
+export type ModelFailureKind = "context_exhausted" | "completion" | "cancelled";
+
+/**
+ * A failed model round. `kind` names the failure, `message` is model-safe and shown to the
+ * prompt, `fields` are extra error-value fields (such as `reason`).
+ */
+export class ModelFailure extends Error {
+  readonly kind: ModelFailureKind;
+  readonly fields: Readonly<Record<string, string | number | boolean>>;
+
+  constructor(
+    kind: ModelFailureKind,
+    message: string,
+    fields: Readonly<Record<string, string | number | boolean>> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ModelFailure";
+    this.kind = kind;
+    this.fields = fields;
+  }
+}
+
+/** A model provider: runs rounds for the catalog model ids it serves. */
+export interface ModelProvider {
+  /** The provider's name (for messages), such as `openai`. */
+  readonly name: string;
+  /** The catalog model ids it serves. */
+  readonly models: readonly string[];
+  /** Runs one round. Rejects with a {@link ModelFailure} for failures the prompt should see. */
+  round(request: ModelRoundRequest): Promise<ModelReply>;
+}

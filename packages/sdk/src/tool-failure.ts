@@ -1,0 +1,25 @@
+/**
+ * A tool's failure, carrying a model-safe message: a short text that may be shown to a model
+ * and to the prompt's Lua (`tool call failure: {message}`), with any deeper cause kept out of
+ * it. Throw it from a tool's `run`; pass the hidden cause as `cause` (it is logged, never shown).
+ *
+ * A tool that throws anything else fails too, but its message is replaced by a generic one
+ * (`{wire name}: the tool failed`), because a stray exception's text is not known to be safe.
+ */
+export class ToolFailure extends Error {
+  /** Always true: tells a ToolFailure apart across package copies (see {@link isToolFailure}). */
+  readonly isToolFailure = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ToolFailure";
+  }
+}
+
+/** Whether `value` is a ToolFailure, from this copy of the SDK or another one. */
+export function isToolFailure(value: unknown): value is ToolFailure {
+  return (
+    value instanceof ToolFailure ||
+    (value instanceof Error && (value as { isToolFailure?: unknown }).isToolFailure === true)
+  );
+}
