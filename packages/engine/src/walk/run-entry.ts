@@ -115,7 +115,7 @@ async function runEachBlock(
       return { ending: blockFailureEnding(entry, outcome) };
     }
     ctx.emit(entry.source, "chunk_succeeded", { block: item.label });
-    const returned = scalarReturn(outcome.values);
+    const returned = scalarReturn(outcome.values, outcome.floats?.[0] === 0);
     if (returned.kind === "invalid") return { ending: failed(entry, "Lua", returned.message) };
     if (returned.kind === "text") return { end: { ended: "return", text: returned.text, var: {} } };
     const jump = entry.pendingJump;

@@ -13,6 +13,8 @@ describe("scalarReturn", () => {
   it("turns numbers and booleans into text", () => {
     expect(scalarReturn([2])).toEqual({ kind: "text", text: "2" });
     expect(scalarReturn([2.5])).toEqual({ kind: "text", text: "2.5" });
+    expect(scalarReturn([5], true)).toEqual({ kind: "text", text: "5.0" });
+    expect(scalarReturn([5], false)).toEqual({ kind: "text", text: "5" });
     expect(scalarReturn([2n ** 62n])).toEqual({ kind: "text", text: "4611686018427387904" });
     expect(scalarReturn([true])).toEqual({ kind: "text", text: "true" });
     expect(scalarReturn([false])).toEqual({ kind: "text", text: "false" });

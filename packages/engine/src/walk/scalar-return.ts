@@ -1,5 +1,5 @@
 import { LuaOpaque, type LuaValue } from "../lua";
-import { luaNumberText } from "./lua-number-text";
+import { luaFloatText, luaNumberText } from "./lua-number-text";
 
 /** What a block's return values make of a section's end (docs/design/walk.md). */
 export type ScalarReturn =
@@ -16,11 +16,13 @@ const NONE: ScalarReturn = { kind: "none" };
  * Applies the scalar return rule to a block's returned values: only the first counts; a string
  * stays as is, a number becomes its Lua text, a boolean `true`/`false`; a table, function,
  * userdata or thread is refused with `cannot return a table as a result` (the type named).
+ * `firstIsFloat` says the first value is a Lua float (`5.0`), which a JavaScript number cannot.
  */
-export function scalarReturn(values: readonly LuaValue[]): ScalarReturn {
+export function scalarReturn(values: readonly LuaValue[], firstIsFloat = false): ScalarReturn {
   const first = values[0];
   if (first === undefined || first === null) return NONE;
   if (typeof first === "string") return { kind: "text", text: first };
+  if (typeof first === "number" && firstIsFloat) return { kind: "text", text: luaFloatText(first) };
   if (typeof first === "number" || typeof first === "bigint") {
     return { kind: "text", text: luaNumberText(first) };
   }

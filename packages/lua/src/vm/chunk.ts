@@ -116,14 +116,21 @@ export function readValuesAt(
   last: number,
 ): BlockOutcome {
   const values: LuaValue[] = [];
+  const floats: number[] = [];
+  const { x } = state.kernel;
   try {
-    for (let i = first; i <= last; i++) values.push(readValue(state.kernel, L, i));
+    for (let i = first; i <= last; i++) {
+      if (x.lua_type(L, i) === LuaTypeTag.NUMBER && x.lua_isinteger(L, i) === 0) {
+        floats.push(i - first);
+      }
+      values.push(readValue(state.kernel, L, i));
+    }
   } catch (error) {
     if (state.kernel.isUnwinding(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: "error", error: message, message, traceback: "" };
   }
-  return { ok: true, values };
+  return floats.length === 0 ? { ok: true, values } : { ok: true, values, floats };
 }
 
 /** The outcome of a cancelled run. */

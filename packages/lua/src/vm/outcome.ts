@@ -16,6 +16,12 @@ export type BlockFailureReason =
 export interface BlockSuccess {
   readonly ok: true;
   readonly values: LuaValue[];
+  /**
+   * The positions (0-based) in `values` of Lua floats: a float with an integral value reads as
+   * a JavaScript number like an integer does, and Lua writes it `5.0`, not `5`. Absent when
+   * no returned value is a float.
+   */
+  readonly floats?: readonly number[];
 }
 
 /** A block that did not run to its end. */

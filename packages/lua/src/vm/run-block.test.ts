@@ -4,6 +4,16 @@ import { loadLuaVmFactory } from "./factory";
 import { run, values, withVm } from "./test-support";
 
 describe("runBlock", () => {
+  it("marks the returned values that are Lua floats", async () => {
+    await withVm(async (vm) => {
+      expect(await run(vm, "return 1, 5.0, 'x', 2.5, 10 // 2")).toEqual({
+        ok: true,
+        values: [1, 5, "x", 2.5, 5],
+        floats: [1, 3],
+      });
+    });
+  });
+
   it("runs compiled bytecode and source, passing args as ...", async () => {
     const runtime = await loadLuaRuntime();
     const compiled = runtime.compile("local a, b = ...\nreturn a + b, select('#', ...)", "line 14");
