@@ -72,6 +72,24 @@ export {
   JSON_NULL_FIELD,
   SEALED_TARGETS_FIELD,
 } from "./json-lua/index";
+export { ensureUserdataFactory, NEW_USERDATA_FIELD } from "./objects/index";
+export {
+  installPreludes,
+  PRELUDE_LOAD_RULE,
+  PRELUDE_VAR_METATABLE_TEXT,
+  type PreludeChunk,
+  type PreludeInstallOptions,
+  type PreludeInstallOutcome,
+  preludeChunkName,
+  preludeCollisionMessage,
+  preludeKeyTypeMessage,
+  preludeLoadFailureMessage,
+  preludeNameNotUtf8Message,
+  preludeReadOnlyMessage,
+  preludeReservedNameMessage,
+  preludeSealedText,
+  preludeVarReadOnlyMessage,
+} from "./preludes/index";
 export { type LuaRuntime, loadLuaRuntime } from "./runtime";
 export {
   checkpointText,
