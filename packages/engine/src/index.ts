@@ -21,6 +21,8 @@ export {
   type RunEventType,
   type StoreOpEventFields,
   type SubstitutionKind,
+  type ToolCallEventFields,
+  type ToolResultEventFields,
 } from "./events/run-event";
 export { requireCycleMessage, requireNotHeadingMessage } from "./globals/install-engine-lua";
 export { UNTRUSTED_ARITY_MESSAGE } from "./globals/untrusted-global";
@@ -41,6 +43,7 @@ export type {
   RunResult,
   SucceededRun,
 } from "./run/run-result";
+export { isTaskBuiltinName, TASK_BUILTIN_NAMES } from "./tools/reserved-names";
 export type {
   CatalogTool,
   DroppedTool,
@@ -48,6 +51,12 @@ export type {
   RunPack,
   RunPrelude,
 } from "./tools/run-catalog";
+export {
+  JUMP_IN_HANDLER_MESSAGE,
+  toolCallFailureMessage,
+  toolListFixedMessage,
+  unboundToolMessage,
+} from "./tools/tool-messages";
 export { CONTROL_MARKUP, escapeUntrusted, wrapUntrusted } from "./untrusted/envelope";
 export { MAX_RUN_SEED, runNonce } from "./untrusted/nonce";
 export { CALL_DEPTH_CAP, CALL_RECURSION_MESSAGE } from "./walk/chain";

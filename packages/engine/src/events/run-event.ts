@@ -1,3 +1,4 @@
+import type { JsonObject } from "@runvil/sdk";
 import type { RunErrorKind } from "../run/run-error";
 
 /** How a section entry began. */
@@ -46,6 +47,42 @@ export interface EventFields {
   call_returned: { readonly child: string; readonly returned: boolean };
   jump: { readonly target: string };
   prose_render_failed: { readonly substitution: SubstitutionKind };
+  // tools (docs/design/tools-globals.md)
+  tool_dropped: { readonly tool: string; readonly pack: string; readonly reason: string };
+  tool_call_started: ToolCallEventFields & { readonly arguments: JsonObject };
+  tool_call_succeeded: ToolCallEventFields;
+  tool_call_failed: ToolCallEventFields & { readonly message: string };
+  tool_result: ToolResultEventFields;
+  tool_scope_validation_started: Record<never, never>;
+  tool_scope_validation_succeeded: { readonly tools: number };
+  tool_scope_validation_failed: { readonly message: string };
+}
+
+/** Who made a tool call, and how it is named (the tool_call_* events). */
+export interface ToolCallEventFields {
+  /** The model round the call belongs to (a script call: the section's round count). */
+  readonly turn: number;
+  /** The model's call id; `''` for a script call. */
+  readonly tool_call_id: string;
+  /** The name the call used: a wire name, a local alias, or a left-out tool's id. */
+  readonly alias: string;
+  /** The catalog tool's id; absent for a local tool. */
+  readonly tool?: string;
+  /** `script` for tools.call, `model` for a model tool call. */
+  readonly caller: "script" | "model";
+}
+
+/** A tool call's result (the tools chapter's tool_result event). */
+export interface ToolResultEventFields {
+  readonly turn: number;
+  readonly tool_call_id: string;
+  readonly alias: string;
+  /** The catalog tool's id; absent for a local tool. */
+  readonly tool?: string;
+  /** The result text the caller receives (untrusted output inside its envelope). */
+  readonly content: string;
+  /** The trust level: false for untrusted output; a local tool's result is trusted. */
+  readonly trusted: boolean;
 }
 
 /** The fields of a store report: the operation, what it named, and how it ended. */

@@ -1,5 +1,6 @@
 import type { HostFunction, LuaVm } from "../lua";
 import { argumentError, quotaError } from "../lua";
+import { JUMP_IN_HANDLER_MESSAGE } from "../tools/tool-messages";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
 import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
@@ -18,9 +19,13 @@ export function resolveTarget(
   return { section, target: target.trim() };
 }
 
-/** Setup step 5: `jump(target)` records the entry's pending jump and returns nothing. */
+/**
+ * Setup step 5: `jump(target)` records the entry's pending jump and returns nothing. While a
+ * local tool handler runs (tools), jump is refused until the outermost handler ends.
+ */
 export function installJump(vm: LuaVm, entry: Entry): void {
   vm.setGlobal("jump", (call) => {
+    if (entry.tools.handlerDepth > 0) throw argumentError(JUMP_IN_HANDLER_MESSAGE); // tools
     entry.pendingJump = resolveTarget(entry, call);
   });
 }

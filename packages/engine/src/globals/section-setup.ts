@@ -12,6 +12,8 @@ import {
   type LuaVm,
   readBackVar,
 } from "../lua";
+import { installPackPreludes } from "../preludes/install-pack-preludes";
+import { installTools } from "../tools/install-tools";
 import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
 import { installEngineLua } from "./install-engine-lua";
@@ -23,18 +25,24 @@ import { installUntrusted } from "./untrusted-global";
  * Fills a fresh section VM with the Engine globals in the chapter's fixed order (lua-environment
  * "The Engine globals"): error values, the `_G` guard and deterministic pairs/next first, then
  * 1. args, argv, sys, var · 2. log, store, untrusted, json · 3. ui · 4. item · 5. jump and the
- * prompt reads · 6. the suspending calls · 7. models.loop/compact · 8. preludes · 9. require
- * (with prose and argv served by the guard) · 10. the store's suspending calls (installed with
- * the table at step 2 until preludes exist).
- * Globals of areas that do not exist yet (item, prompt, models, tools, messages, compactors,
- * tasks, packs, preludes) are not installed.
+ * prompt reads · 6. the suspending calls · 7. models.loop/compact · 8. Pack preludes · 9. require
+ * (with prose and argv served by the guard) · 10. the store's suspending calls.
+ * The store table comes at step 2 with its suspending functions; while preludes load (step 8)
+ * they are swapped for direct ones and put back when the install ends, which is step 10 (nothing
+ * runs in between: docs/design/preludes.md).
+ * Step 6 also installs the `tools` and `packs` tables (tools.call is one of the suspending
+ * calls; preludes at step 8 read the same `tools`).
+ * Globals of areas that do not exist yet (item, prompt, models, messages, compactors, tasks)
+ * are not installed.
+ * Async because a prelude's install-time store calls wait for their effects; throws a
+ * PreludeInstallFailure when the preludes do not install.
  */
-export function setupSectionVm(
+export async function setupSectionVm(
   vm: LuaVm,
   entry: Entry,
   startVar: LuaJsonObject,
   runChain: ChainRunner,
-): void {
+): Promise<void> {
   const { ctx } = entry;
   const { options, prompt } = ctx;
   installErrors(vm);
@@ -70,7 +78,10 @@ export function setupSectionVm(
   installJump(vm, entry);
   // 6
   installCall(vm, entry, runChain);
+  installTools(vm, entry);
+  // 8: the Pack preludes (their store calls run directly while they load)
+  await installPackPreludes(vm, entry);
   // 9
   installEngineLua(vm, entry, ctx.argvJson, !entry.isH1);
-  // 10: the store's suspending calls are in place since step 2 (see installStore)
+  // 10: the store's suspending calls, back in place since the end of step 8 (see installStore)
 }

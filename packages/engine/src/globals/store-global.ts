@@ -99,10 +99,11 @@ function storeFunctions(entry: Entry): Record<string, HostFunction> {
 }
 
 /**
- * Setup step 2: the `store` table with its functions. The chapter installs the store's
- * suspending calls last (step 10), after Pack preludes, so that a prelude's install-time store
- * calls run directly; with no preludes yet, the whole table is installed here in one push.
- * TODO(preludes): split the suspending calls out to step 10.
+ * Setup step 2: the `store` table with its suspending functions, in one push. The chapter
+ * installs the store's suspending calls last (step 10), after Pack preludes, so that a
+ * prelude's install-time store calls run directly: the prelude install (step 8,
+ * preludes/install-pack-preludes.ts) swaps these functions for direct ones while preludes load
+ * and puts them back when it ends, which is step 10 since nothing runs in between.
  */
 export function installStore(vm: LuaVm, entry: Entry): void {
   vm.setGlobal("store", storeFunctions(entry));

@@ -2,6 +2,7 @@ import type { Prompt } from "@runvil/parser";
 import { deriveArgv } from "../argv/derive-argv";
 import { toPlainJsonObject } from "../json/convert";
 import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
+import { reportDroppedTools } from "../tools/tool-events";
 import { Chain } from "../walk/chain";
 import { runEntry } from "../walk/run-entry";
 import { chainRunner } from "../walk/walk-chain";
@@ -37,6 +38,7 @@ async function runPrompt(
   const onAbort = (): void => ctx.end({ kind: "cancelled" });
   ctx.options.signal?.addEventListener("abort", onAbort, { once: true });
   ctx.emit(run, "run_started", {});
+  reportDroppedTools(ctx); // tools: each catalog tool the Host dropped at prepare
   let result: string | null = null;
   try {
     const runChain = chainRunner(ctx);

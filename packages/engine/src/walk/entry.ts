@@ -3,6 +3,7 @@ import type { EffectOrigin } from "../effects/effect-port";
 import type { LuaJsonObject } from "../lua";
 import { EMPTY_TEMPLATE, type ProseTemplate } from "../prose/template";
 import type { EventSource, RunContext } from "../run/run-context";
+import { ToolScope } from "../tools/tool-scope";
 import type { Chain } from "./chain";
 
 /** A jump recorded during a block: where the section goes when the block ends. */
@@ -41,6 +42,8 @@ export class Entry {
   pendingJump: PendingJump | undefined;
   /** Reads this entry's `var` back as JSON data (set when the VM's `var` is installed). */
   readVar: () => LuaJsonObject = () => ({});
+  /** The entry's tool scope, local tools, tools.calls counts and handler depth (tools). */
+  readonly tools = new ToolScope();
   /** Libraries whose load has started and not finished, innermost last. */
   readonly loading: string[] = [];
   private effects = 0;

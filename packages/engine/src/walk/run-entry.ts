@@ -4,6 +4,7 @@ import type { EntryVia } from "../events/run-event";
 import { readArgvBack } from "../globals/install-engine-lua";
 import { setupSectionVm } from "../globals/section-setup";
 import type { LuaJsonObject, LuaVm } from "../lua";
+import { PreludeInstallFailure } from "../preludes/prelude-install-failure";
 import { type ProseTemplate, parseProseTemplate } from "../prose/template";
 import { blockFailureEnding, failed } from "../run/block-failure";
 import { type RunEnding, RunStop } from "../run/run-context";
@@ -70,7 +71,7 @@ async function runBlocks(
   let ending: RunEnding | "stop" | undefined;
   let end: EntryEnd | undefined;
   try {
-    setupSectionVm(vm, entry, startVar, runChain);
+    await setupSectionVm(vm, entry, startVar, runChain);
     ({ ending, end } = await runEachBlock(entry, vm));
     if (ending === undefined) {
       const readBack = finishEntry(entry, vm, end);
@@ -78,8 +79,10 @@ async function runBlocks(
       else end = readBack;
     }
   } catch (error) {
-    if (!(error instanceof RunStop)) throw error;
-    ending = "stop";
+    // A setup that failed after the VM was built (Pack preludes) ends the run after teardown.
+    if (error instanceof PreludeInstallFailure) ending = error.ending;
+    else if (!(error instanceof RunStop)) throw error;
+    else ending = "stop";
   } finally {
     ctx.emit(entry.source, "teardown_started", {});
     ctx.closeVm(vm);

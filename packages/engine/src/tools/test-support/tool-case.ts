@@ -1,0 +1,125 @@
+import type { JsonObject } from "@runvil/sdk";
+import { expect } from "vitest";
+import type { RunEvent } from "../../events/run-event";
+import { type Engine, loadEngine } from "../../run/engine";
+import type { RunResult } from "../../run/run-result";
+import { parseForTest } from "../../test-support/parse";
+import type { DroppedTool } from "../run-catalog";
+import { type ScenarioHost, scenarioCatalog } from "./scenario-host";
+import { type OperatorAnswer, type ScenarioWeb, ToolPort } from "./tool-port";
+
+/** What a case expects (the keys of FORMAT.md `expect` that need no model). */
+export interface ToolCaseExpect {
+  readonly result?: string;
+  readonly result_matches?: string;
+  readonly outcome?: "succeeded" | "failed" | "cancelled";
+  readonly error?: {
+    readonly kind?: string;
+    readonly message?: string;
+    readonly message_contains?: string;
+    readonly message_matches?: string;
+  };
+  /** Events in this relative order, each matched on the keys given. */
+  readonly events?: readonly Readonly<Record<string, unknown>>[];
+  readonly store?: Readonly<Record<string, string>>;
+  readonly var?: JsonObject;
+}
+
+/** One case of a tools scenario file (FORMAT.md), with its prompt as lines. */
+export interface ToolCase {
+  readonly name: string;
+  readonly prompt: readonly string[];
+  readonly host?: ScenarioHost;
+  readonly operator?: readonly OperatorAnswer[];
+  readonly web?: ScenarioWeb;
+  readonly store?: Readonly<Record<string, string>>;
+  readonly run?: { readonly name?: string; readonly seed?: number };
+  readonly cancel_after_ms?: number;
+  readonly expect: ToolCaseExpect;
+}
+
+/** What running a case gives back. */
+export interface ToolCaseRun {
+  readonly result: RunResult;
+  readonly port: ToolPort;
+}
+
+let engine: Promise<Engine> | undefined;
+
+/** What a test adds to a case's run: a port tweak, a cancel signal, dropped tools. */
+export interface ToolCaseExtras {
+  /** Called with the port before the run starts (to replace toolCall, say). */
+  readonly configure?: (port: ToolPort) => void;
+  readonly signal?: AbortSignal;
+  readonly dropped?: readonly DroppedTool[];
+}
+
+/** Runs a case's prompt on its scenario Host with a {@link ToolPort}. */
+export async function runToolCase(c: ToolCase, extras: ToolCaseExtras = {}): Promise<ToolCaseRun> {
+  engine ??= loadEngine();
+  const prompt = await parseForTest(`${c.prompt.join("\n")}\n`);
+  const host = scenarioCatalog(c.host ?? {}, prompt.frontmatter.uses);
+  const port = new ToolPort(host, {
+    ...(c.store === undefined ? {} : { files: c.store }),
+    ...(c.operator === undefined ? {} : { operator: c.operator }),
+    ...(c.web === undefined ? {} : { web: c.web }),
+  });
+  extras.configure?.(port);
+  const catalog = { ...host.catalog, dropped: extras.dropped ?? host.catalog.dropped };
+  const deadline = c.cancel_after_ms === undefined ? undefined : Date.now() + c.cancel_after_ms;
+  const result = await (await engine).run(prompt, {
+    effects: port,
+    catalog,
+    ...(extras.signal === undefined ? {} : { signal: extras.signal }),
+    ...(c.run?.seed === undefined ? {} : { seed: c.run.seed }),
+    ...(c.run?.name === undefined ? {} : { execution: c.run.name }),
+    ...(deadline === undefined ? {} : { shouldCancel: () => Date.now() > deadline }),
+  });
+  return { result, port };
+}
+
+/** Whether `event` has every key of `want` with an equal value. */
+function matches(event: RunEvent, want: Readonly<Record<string, unknown>>): boolean {
+  const record = event as unknown as Record<string, unknown>;
+  return Object.entries(want).every(
+    ([key, value]) => JSON.stringify(record[key]) === JSON.stringify(value),
+  );
+}
+
+/** Runs a case and checks every expectation it gives. */
+export async function checkToolCase(c: ToolCase): Promise<ToolCaseRun> {
+  const run = await runToolCase(c);
+  const { result, port } = run;
+  const want = c.expect;
+  const wantsResult = want.result !== undefined || want.result_matches !== undefined;
+  const outcome =
+    want.outcome ?? (want.error !== undefined ? "failed" : wantsResult ? "succeeded" : undefined);
+  if (outcome !== undefined) expect(result.outcome, JSON.stringify(result)).toBe(outcome);
+  if (wantsResult) {
+    expect(result.outcome, JSON.stringify(result)).toBe("succeeded");
+    const text = result.outcome === "succeeded" ? (result.result ?? "") : "";
+    if (want.result !== undefined) expect(text).toBe(want.result);
+    if (want.result_matches !== undefined) expect(text).toMatch(new RegExp(want.result_matches));
+  }
+  if (want.error !== undefined) {
+    if (result.outcome !== "failed")
+      throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
+    const { kind, message, message_contains, message_matches } = want.error;
+    if (kind !== undefined) expect(result.error.kind).toBe(kind);
+    if (message !== undefined) expect(result.error.message.split("\n")[0]).toBe(message);
+    if (message_contains !== undefined) expect(result.error.message).toContain(message_contains);
+    if (message_matches !== undefined)
+      expect(result.error.message).toMatch(new RegExp(message_matches));
+  }
+  if (want.events !== undefined) {
+    let at = 0;
+    for (const expected of want.events) {
+      while (at < port.events.length && !matches(port.events[at] as RunEvent, expected)) at++;
+      expect(at, `event ${JSON.stringify(expected)} in order`).toBeLessThan(port.events.length);
+      at++;
+    }
+  }
+  if (want.store !== undefined) expect(port.store.snapshot()).toMatchObject(want.store);
+  if (want.var !== undefined) expect(result.var).toEqual(want.var);
+  return run;
+}
