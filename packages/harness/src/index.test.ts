@@ -18,6 +18,7 @@ describe("@runvil/harness entry point", () => {
       "PATTERN_DETAILS",
       "RunPort",
       "TEMP_FILE_PREFIX",
+      "ToolDispatcher",
       "checkStorePath",
       "checkUtf8",
       "compareBytewise",

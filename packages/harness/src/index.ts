@@ -41,3 +41,4 @@ export {
   type Utf8Check,
   utf8ValidUpTo,
 } from "./store/utf8";
+export { ToolDispatcher, type ToolDispatcherOptions } from "./tools/tool-dispatcher";

@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/engine";
-import { isStoreError } from "@runvil/sdk";
+import { isStoreError, isToolFailure, type JsonObject } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { EventRecorder } from "../events/event-recorder";
 import { JsonLinesEventSink } from "../events/json-lines-event-sink";
 import { MemoryEventSink } from "../events/memory-event-sink";
 import { MemoryStore } from "../store/memory-store";
 import { tempDirectory } from "../testing/temp-directory";
+import { rejectionOf, servicesOf, toolRequest } from "../tools/test-support";
+import { ToolDispatcher } from "../tools/tool-dispatcher";
 import { RunPort } from "./run-port";
 
 const ORIGIN = { execution: "run-1", chain: "0", entry: "0.1", section: "Main", task: "t" };
@@ -101,5 +103,45 @@ describe("RunPort", () => {
     port.emit(event(2));
     expect(seen).toEqual([1, 2]);
     expect(port.recordingError).toEqual(new Error("the event recorder is closed"));
+  });
+
+  it("runs catalog tool calls on its dispatcher and counts them, failures included", async () => {
+    const store = new MemoryStore();
+    const tools = new ToolDispatcher({
+      tools: new Map([
+        [
+          "kit/echo",
+          {
+            id: "kit/echo",
+            description: "Echoes.",
+            parameters: { type: "object", required: ["text"] },
+            trust: "trusted" as const,
+            run: (args: JsonObject) => String(args.text),
+          },
+        ],
+      ]),
+      services: servicesOf(),
+      store,
+    });
+    const port = new RunPort(store, { tools, yieldToEventLoop: true });
+    expect(port.toolCallCount).toBe(0);
+    expect(await port.toolCall(toolRequest("kit/echo", { text: "hi" }))).toEqual({
+      text: "hi",
+      trusted: true,
+    });
+    const failure = await rejectionOf(port.toolCall(toolRequest("kit/echo", {})));
+    expect(isToolFailure(failure)).toBe(true);
+    expect((failure as Error).message).toBe("kit_echo: missing text argument");
+    expect(port.toolCallCount).toBe(2);
+  });
+
+  it("rejects tool calls with a plain Error when it has no dispatcher", async () => {
+    const port = new RunPort(new MemoryStore());
+    const error = await rejectionOf(port.toolCall(toolRequest("web/fetch", {})));
+    expect(isToolFailure(error)).toBe(false);
+    expect((error as Error).message).toBe(
+      "cannot call web/fetch: this RunPort was created without a tool dispatcher",
+    );
+    expect(port.toolCallCount).toBe(1);
   });
 });

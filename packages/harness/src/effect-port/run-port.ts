@@ -5,9 +5,12 @@ import {
   type StoreOperation,
   type StoreOutput,
   type StoreRequest,
+  type ToolCallOutput,
+  type ToolCallRequest,
 } from "@runvil/engine";
 import type { RunStore } from "@runvil/sdk";
 import type { EventRecorder } from "../events/event-recorder";
+import type { ToolDispatcher } from "../tools/tool-dispatcher";
 
 /** Options of a RunPort. */
 export interface RunPortOptions {
@@ -24,6 +27,11 @@ export interface RunPortOptions {
    * handlers (a Ctrl-C) run even when the store answers from memory. Default false.
    */
   readonly yieldToEventLoop?: boolean;
+  /**
+   * Runs the run's catalog tool calls (tool dispatch). Absent: every `toolCall` rejects, as a
+   * run without catalog tools never makes one.
+   */
+  readonly tools?: ToolDispatcher;
 }
 
 function nextTurn(): Promise<void> {
@@ -32,7 +40,8 @@ function nextTurn(): Promise<void> {
 
 /**
  * The Harness's EffectPort for one run: store operations go to a RunStore (memory or
- * directory), events go to a callback and, optionally, an EventRecorder.
+ * directory), catalog tool calls to a ToolDispatcher, events go to a callback and, optionally,
+ * an EventRecorder.
  */
 export class RunPort implements EffectPort {
   /** The run store every store operation is performed on. */
@@ -40,9 +49,11 @@ export class RunPort implements EffectPort {
   readonly #onEvent: ((event: RunEvent) => void) | undefined;
   readonly #recorder: EventRecorder<RunEvent> | undefined;
   readonly #yield: boolean;
+  readonly #tools: ToolDispatcher | undefined;
   #recordingError: unknown;
   #eventCount = 0;
   #storeOpCount = 0;
+  #toolCallCount = 0;
 
   /** A port over `store`. */
   constructor(store: RunStore, options: RunPortOptions = {}) {
@@ -50,6 +61,7 @@ export class RunPort implements EffectPort {
     this.#onEvent = options.onEvent;
     this.#recorder = options.recorder;
     this.#yield = options.yieldToEventLoop ?? false;
+    this.#tools = options.tools;
   }
 
   /** How many events were emitted so far. */
@@ -62,6 +74,11 @@ export class RunPort implements EffectPort {
     return this.#storeOpCount;
   }
 
+  /** How many catalog tool calls were asked for so far (failed and cancelled ones included). */
+  get toolCallCount(): number {
+    return this.#toolCallCount;
+  }
+
   /** The recorder's first failure, or undefined while recording works (or without recorder). */
   get recordingError(): unknown {
     return this.#recordingError;
@@ -72,6 +89,21 @@ export class RunPort implements EffectPort {
     this.#storeOpCount += 1;
     if (this.#yield) await nextTurn();
     return applyStoreOperation(this.store, request.operation);
+  }
+
+  /**
+   * Runs the catalog tool call on the ToolDispatcher: its ToolFailures (model-safe) pass
+   * through. Without a dispatcher it rejects with a plain Error.
+   */
+  async toolCall(request: ToolCallRequest): Promise<ToolCallOutput> {
+    this.#toolCallCount += 1;
+    if (this.#tools === undefined) {
+      throw new Error(
+        `cannot call ${request.tool}: this RunPort was created without a tool dispatcher`,
+      );
+    }
+    if (this.#yield) await nextTurn();
+    return this.#tools.call(request);
   }
 
   /** Forwards the event to the callback, then to the recorder. */

@@ -1,0 +1,45 @@
+/** The error a call rejects with when its signal aborts: the signal's reason when it is an Error. */
+export function abortError(signal: AbortSignal): Error {
+  const { reason } = signal;
+  if (reason instanceof Error) return reason;
+  return new DOMException("the tool call was cancelled", "AbortError");
+}
+
+/**
+ * Settles with `work`, or rejects with {@link abortError} as soon as `signal` aborts, whichever
+ * comes first. `work` keeps running after an abort (it sees the same signal); whatever it
+ * settles with then is handed to `late`, so a late rejection is never unhandled.
+ */
+export function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  late: (outcome: PromiseSettledResult<T>) => void,
+): Promise<T> {
+  if (signal.aborted) {
+    work.then(
+      (value) => late({ status: "fulfilled", value }),
+      (reason: unknown) => late({ status: "rejected", reason }),
+    );
+    return Promise.reject(abortError(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    let aborted = false;
+    const onAbort = (): void => {
+      aborted = true;
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        if (aborted) late({ status: "fulfilled", value });
+        else resolve(value);
+      },
+      (reason: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        if (aborted) late({ status: "rejected", reason });
+        else reject(reason);
+      },
+    );
+  });
+}

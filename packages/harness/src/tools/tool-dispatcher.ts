@@ -1,0 +1,160 @@
+import type { ToolCallOutput, ToolCallRequest } from "@runvil/engine";
+import {
+  isToolFailure,
+  type RunStore,
+  type Services,
+  type ToolContext,
+  type ToolDefinition,
+  ToolFailure,
+} from "@runvil/sdk";
+import type { ValidateFunction } from "ajv";
+import { abortError, raceAbort } from "./abortable";
+import { argumentFailureMessage } from "./argument-message";
+import { compileParameterSchema } from "./schema-compiler";
+import { toolOutputText } from "./tool-output-text";
+import { wireNameOf } from "./wire-name";
+
+/** What a ToolDispatcher is built with: the run's tools, services and store. */
+export interface ToolDispatcherOptions {
+  /** Every catalog tool of the run by tool id (the Host's `PreparedRun.tools`). */
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  /** The run's services, lent to every call. */
+  readonly services: Services;
+  /** The run's store, lent to every call. */
+  readonly store: RunStore;
+  /**
+   * Called with every error whose text the model must not see: what a tool threw that is not
+   * a ToolFailure, a ToolFailure's hidden `cause` (the failure itself is passed), an output
+   * that is not text or JSON data, and a parameter schema ajv cannot compile. For logs; a
+   * throw from it is ignored.
+   */
+  readonly onToolError?: (toolId: string, error: unknown) => void;
+}
+
+type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: unknown };
+
+/**
+ * Compiled schemas by tool definition, shared by every dispatcher of the process: a tool's
+ * schema is compiled once, at its first call.
+ */
+const compiledSchemas = new WeakMap<ToolDefinition, CompiledSchema>();
+
+function compiledSchemaOf(definition: ToolDefinition): CompiledSchema {
+  let compiled = compiledSchemas.get(definition);
+  if (compiled === undefined) {
+    try {
+      compiled = { ok: true, validate: compileParameterSchema(definition.parameters) };
+    } catch (error) {
+      compiled = { ok: false, error };
+    }
+    compiledSchemas.set(definition, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Runs catalog tool calls for one run: the Harness side of `EffectPort.toolCall`. Each call
+ * checks the arguments against the tool's schema (ajv), runs the tool with a ToolContext, and
+ * answers with its text and trust level, or rejects with a ToolFailure whose message is
+ * model-safe and starts with the tool's wire name:
+ *
+ * - arguments that fail the schema: `web_fetch: missing url argument` and the other forms of
+ *   {@link argumentFailureMessage}; the tool does not run;
+ * - a schema ajv cannot compile: `{wire}: the tool's parameter schema is invalid`;
+ * - the tool throws a ToolFailure: a fresh ToolFailure with the same message (no cause);
+ * - the tool throws anything else, or returns something that is not text or JSON data:
+ *   `{wire}: the tool failed`.
+ *
+ * When the request's signal aborts, the call rejects at once with the signal's reason (an
+ * AbortError when the reason is not an Error); the tool sees the same signal. A request for a
+ * tool id the map lacks rejects with a plain Error (a Host/Engine mismatch, not a tool failure).
+ */
+export class ToolDispatcher {
+  readonly #tools: ReadonlyMap<string, ToolDefinition>;
+  readonly #services: Services;
+  readonly #store: RunStore;
+  readonly #onToolError: ((toolId: string, error: unknown) => void) | undefined;
+
+  /** A dispatcher over the run's tools, services and store. */
+  constructor(options: ToolDispatcherOptions) {
+    this.#tools = options.tools;
+    this.#services = options.services;
+    this.#store = options.store;
+    this.#onToolError = options.onToolError;
+  }
+
+  /** Whether the dispatcher can run the tool `toolId`. */
+  has(toolId: string): boolean {
+    return this.#tools.has(toolId);
+  }
+
+  /** Performs one catalog tool call (see the class comment for every way it can fail). */
+  call(request: ToolCallRequest): Promise<ToolCallOutput> {
+    if (request.signal.aborted) return Promise.reject(abortError(request.signal));
+    const definition = this.#tools.get(request.tool);
+    if (definition === undefined) {
+      return Promise.reject(new Error(`no tool ${request.tool} in this run's tool map`));
+    }
+    const work = this.#perform(definition, request);
+    return raceAbort(work, request.signal, () => {});
+  }
+
+  async #perform(definition: ToolDefinition, request: ToolCallRequest): Promise<ToolCallOutput> {
+    const toolId = request.tool;
+    const wire = wireNameOf(toolId);
+    const compiled = compiledSchemaOf(definition);
+    if (!compiled.ok) {
+      this.#report(toolId, compiled.error);
+      throw new ToolFailure(`${wire}: the tool's parameter schema is invalid`);
+    }
+    if (!compiled.validate(request.arguments)) {
+      throw new ToolFailure(
+        argumentFailureMessage(wire, request.arguments, compiled.validate.errors ?? []),
+      );
+    }
+    let output: unknown;
+    try {
+      output = await definition.run(structuredClone(request.arguments), this.#context(request));
+    } catch (error) {
+      if (request.signal.aborted) throw abortError(request.signal);
+      if (isToolFailure(error)) {
+        if (error.cause !== undefined) this.#report(toolId, error);
+        throw new ToolFailure(error.message);
+      }
+      this.#report(toolId, error);
+      throw new ToolFailure(`${wire}: the tool failed`);
+    }
+    const text = toolOutputText(output);
+    if (!text.ok) {
+      this.#report(toolId, new TypeError(`tool ${toolId} failed: ${text.problem}`));
+      throw new ToolFailure(`${wire}: the tool failed`);
+    }
+    return { text: text.text, trusted: definition.trust === "trusted" };
+  }
+
+  #context(request: ToolCallRequest): ToolContext {
+    const { origin } = request;
+    return {
+      services: this.#services,
+      store: this.#store,
+      signal: request.signal,
+      origin: {
+        execution: origin.execution,
+        section: origin.section,
+        caller: request.caller,
+        chain: origin.chain,
+        entry: origin.entry,
+      },
+      toolId: request.tool,
+      name: request.name,
+    };
+  }
+
+  #report(toolId: string, error: unknown): void {
+    try {
+      this.#onToolError?.(toolId, error);
+    } catch {
+      // A failing log callback must not change the call's outcome.
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { HostOptions, PluginEntry } from "../host-options";
+import { HostConfigError } from "./host-config-error";
+import { HOST_CONFIG_FILE, type PluginConfig, parseHostConfig } from "./parse-host-config";
+import { pluginExport } from "./plugin-export";
+import { ModuleNotFound, resolveModule } from "./resolve-module";
+
+async function loadPlugin(file: string, dir: string, entry: PluginConfig): Promise<PluginEntry> {
+  const quoted = JSON.stringify(entry.module);
+  let path: string;
+  try {
+    path = resolveModule(entry.module, dir);
+  } catch (error) {
+    const detail = error instanceof ModuleNotFound ? `: ${error.message}` : "";
+    throw new HostConfigError(file, `${entry.key}.module: cannot find ${quoted}${detail}`, {
+      cause: error,
+    });
+  }
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HostConfigError(file, `${entry.key}.module: cannot load ${quoted}: ${detail}`, {
+      cause: error,
+    });
+  }
+  const picked = pluginExport(namespace, entry.export, entry.module);
+  if (!picked.ok) {
+    const key = entry.export === undefined ? `${entry.key}.module` : `${entry.key}.export`;
+    throw new HostConfigError(file, `${key}: ${picked.problem}`);
+  }
+  return entry.options === undefined
+    ? { plugin: picked.plugin }
+    : { plugin: picked.plugin, options: entry.options };
+}
+
+/**
+ * Reads a `runvil.config.json` and loads its plugins: each `module` is resolved from the
+ * file's directory (a relative path, or a package in `node_modules`) and imported, and its
+ * plugin export is picked (`export`, else the default export, else the only plugin export).
+ * Resolves with the HostOptions for `createHost`; rejects with a HostConfigError whose message
+ * names `file` (as given) and the key path.
+ */
+export async function loadHostConfig(file: string): Promise<HostOptions> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HostConfigError(file, `cannot read the file: ${detail}`, { cause: error });
+  }
+  const config = parseHostConfig(file, text);
+  const dir = dirname(resolve(file));
+  const plugins: PluginEntry[] = [];
+  for (const entry of config.plugins) plugins.push(await loadPlugin(file, dir, entry));
+  return { plugins, services: config.services };
+}
+
+/**
+ * The `runvil.config.json` of `startDir` or of its nearest ancestor that has one (an absolute
+ * path), or undefined when no directory up to the root has one.
+ */
+export async function findHostConfig(startDir: string): Promise<string | undefined> {
+  let dir = resolve(startDir);
+  for (;;) {
+    const candidate = join(dir, HOST_CONFIG_FILE);
+    const found = await stat(candidate).then(
+      (info) => info.isFile(),
+      () => false,
+    );
+    if (found) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

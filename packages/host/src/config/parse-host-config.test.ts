@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { HostConfigError } from "./host-config-error";
+import { HOST_CONFIG_FILE, parseHostConfig } from "./parse-host-config";
+
+function problem(text: string): string {
+  try {
+    parseHostConfig(HOST_CONFIG_FILE, text);
+  } catch (error) {
+    if (error instanceof HostConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a HostConfigError");
+}
+
+describe("parseHostConfig", () => {
+  it("reads plugins and services", () => {
+    const config = parseHostConfig(
+      HOST_CONFIG_FILE,
+      JSON.stringify({
+        $schema: "./schema.json",
+        plugins: [
+          { module: "@runvil/plugin-web" },
+          { module: "./notes.js", export: "notesPlugin", options: { root: "notes" } },
+        ],
+        services: { "acme/api-key": "k" },
+      }),
+    );
+    expect(config).toEqual({
+      plugins: [
+        { key: "plugins[0]", module: "@runvil/plugin-web", export: undefined, options: undefined },
+        {
+          key: "plugins[1]",
+          module: "./notes.js",
+          export: "notesPlugin",
+          options: { root: "notes" },
+        },
+      ],
+      services: { "acme/api-key": "k" },
+    });
+    expect(parseHostConfig("x.json", '{"plugins":[]}')).toEqual({ plugins: [], services: {} });
+  });
+
+  it("names the file and the key path in every error", () => {
+    const cases: [string, string][] = [
+      ["{", "not valid JSON: "],
+      ["[]", "the configuration must be a JSON object"],
+      ["{}", "plugins is required"],
+      ['{"plugins":{}}', "plugins must be an array"],
+      ['{"plugins":[], "plugin": []}', "plugin is not a known key (known: plugins, services)"],
+      ['{"plugins":["web"]}', "plugins[0] must be an object"],
+      ['{"plugins":[{}]}', "plugins[0].module is required"],
+      ['{"plugins":[{"module":"a"},{"module":7}]}', "plugins[1].module must be a string"],
+      ['{"plugins":[{"module":""}]}', "plugins[0].module must not be empty"],
+      ['{"plugins":[{"module":"a","export":1}]}', "plugins[0].export must be a string"],
+      ['{"plugins":[{"module":"a","export":""}]}', "plugins[0].export must not be empty"],
+      [
+        '{"plugins":[{"module":"a","option":{}}]}',
+        "plugins[0].option is not a known key (known: module, export, options)",
+      ],
+      [
+        '{"plugins":[{"module":"a","my key":{}}]}',
+        'plugins[0]."my key" is not a known key (known: module, export, options)',
+      ],
+      ['{"plugins":[],"services":[]}', "services must be an object"],
+    ];
+    for (const [text, detail] of cases) {
+      const message = problem(text);
+      if (detail.endsWith(": "))
+        expect(message.startsWith(`runvil.config.json: ${detail}`)).toBe(true);
+      else expect(message).toBe(`runvil.config.json: ${detail}`);
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { HostConfigError } from "./host-config-error";
+
+/** The name of the Host configuration file. */
+export const HOST_CONFIG_FILE = "runvil.config.json";
+
+/** One plugin entry of the configuration file, checked. */
+export interface PluginConfig {
+  /** The entry's key path, such as `plugins[1]` (for messages). */
+  readonly key: string;
+  /** A package name (`@runvil/plugin-web`) or a path relative to the file (`./plugin.js`). */
+  readonly module: string;
+  /** The named export to use, or undefined for the default one (or the only plugin export). */
+  readonly export: string | undefined;
+  /** The plugin's options, as written (any JSON value), or undefined. */
+  readonly options: unknown;
+}
+
+/** The configuration file, checked. */
+export interface HostConfig {
+  readonly plugins: readonly PluginConfig[];
+  readonly services: Readonly<Record<string, unknown>>;
+}
+
+const TOP_KEYS = ["plugins", "services"];
+const PLUGIN_KEYS = ["module", "export", "options"];
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function keyPath(parent: string, key: string): string {
+  const step = PLAIN_KEY.test(key) ? key : JSON.stringify(key);
+  return parent === "" ? step : `${parent}.${step}`;
+}
+
+function checkKeys(
+  file: string,
+  record: Record<string, unknown>,
+  parent: string,
+  known: readonly string[],
+): void {
+  for (const key of Object.keys(record)) {
+    if (known.includes(key) || (parent === "" && key === "$schema")) continue;
+    throw new HostConfigError(
+      file,
+      `${keyPath(parent, key)} is not a known key (known: ${known.join(", ")})`,
+    );
+  }
+}
+
+function optionalString(file: string, value: unknown, key: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new HostConfigError(file, `${key} must be a string`);
+  if (value === "") throw new HostConfigError(file, `${key} must not be empty`);
+  return value;
+}
+
+function pluginConfig(file: string, value: unknown, index: number): PluginConfig {
+  const key = `plugins[${index}]`;
+  if (!isRecord(value)) throw new HostConfigError(file, `${key} must be an object`);
+  checkKeys(file, value, key, PLUGIN_KEYS);
+  if (value.module === undefined) throw new HostConfigError(file, `${key}.module is required`);
+  const module = optionalString(file, value.module, `${key}.module`) ?? "";
+  const exported = optionalString(file, value.export, `${key}.export`);
+  return { key, module, export: exported, options: value.options };
+}
+
+/**
+ * Checks the text of a configuration file: a JSON object with `plugins` (required: an array of
+ * `{ module, export?, options? }`) and `services` (optional: an object), and no other key but
+ * `$schema`. Throws a HostConfigError naming `file` and the key path.
+ */
+export function parseHostConfig(file: string, text: string): HostConfig {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HostConfigError(file, `not valid JSON: ${detail}`, { cause: error });
+  }
+  if (!isRecord(data)) throw new HostConfigError(file, "the configuration must be a JSON object");
+  checkKeys(file, data, "", TOP_KEYS);
+  if (data.plugins === undefined) throw new HostConfigError(file, "plugins is required");
+  if (!Array.isArray(data.plugins)) throw new HostConfigError(file, "plugins must be an array");
+  const plugins = data.plugins.map((entry, index) => pluginConfig(file, entry, index));
+  const services = data.services ?? {};
+  if (!isRecord(services)) throw new HostConfigError(file, "services must be an object");
+  return { plugins, services };
+}

@@ -1,0 +1,32 @@
+import type { PluginDefinition } from "@runvil/sdk";
+
+/**
+ * One plugin a Host loads, with its options. A plugin with its own Options type fits as is:
+ * `{ plugin: webPlugin, options: { userAgent: "x" } }`.
+ */
+export interface PluginEntry {
+  /** The plugin. */
+  readonly plugin: PluginDefinition<never> | PluginDefinition<unknown>;
+  /** What the plugin's `setup` receives as its options (undefined: none). */
+  readonly options?: unknown;
+}
+
+/** What a Host is created with. */
+export interface HostOptions {
+  /** The plugins, set up in this order. */
+  readonly plugins: readonly PluginEntry[];
+  /**
+   * Services by id, lent to every run. They overlay the services plugins provide (an id given
+   * here wins); a value of undefined provides nothing.
+   */
+  readonly services?: Readonly<Record<string, unknown>>;
+}
+
+/** What one run adds when it is prepared. */
+export interface PrepareRunOptions {
+  /**
+   * Services of this run only (such as the input broker of whoever launched it), overlaid on
+   * the Host's: an id given here wins; a value of undefined removes the Host's service.
+   */
+  readonly services?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,85 @@
+import type { ModelProvider, Services } from "@runvil/sdk";
+import type { HostOptions, PrepareRunOptions } from "./host-options";
+import { type PromptRequirements, prepareRun } from "./prepare/prepare-run";
+import type { PrepareResult } from "./prepare/prepared-run";
+import { ServiceMap } from "./service-map";
+import { type HostDroppedTool, PackRegistry } from "./setup/pack-registry";
+import { runPlugins } from "./setup/run-plugins";
+import { startPacks } from "./setup/start-packs";
+
+/** A Pack in the Host's registry, as `host.packs` lists it. */
+export interface HostPack {
+  /** The fully qualified name (`runvil/web`). */
+  readonly fullName: string;
+  /** The vendor segment (`runvil`). */
+  readonly vendor: string;
+  /** The Pack id (`web`). */
+  readonly id: string;
+  /** The Pack's description. */
+  readonly description: string;
+  /** The name of the plugin that added it. */
+  readonly plugin: string;
+  /** The service ids it needs. */
+  readonly services: readonly string[];
+  /** The ids of the tools it kept (dropped ones are in `host.dropped`), sorted. */
+  readonly tools: readonly string[];
+  /** Whether it has a Lua prelude. */
+  readonly hasPrelude: boolean;
+  /** Why it cannot serve any run (its `start()` threw), or null when it started. */
+  readonly startFailure: string | null;
+}
+
+/**
+ * A Host: the plugins' Packs (built once, shared by every run), services and model providers,
+ * and `prepare`, which turns a prompt's `uses:` into a run's catalog or a requirements notice.
+ */
+export interface Host {
+  /** Every registered Pack, in the order the plugins added them. */
+  readonly packs: readonly HostPack[];
+  /** Every tool dropped at setup (a malformed id, an id that escapes its Pack id, ...). */
+  readonly dropped: readonly HostDroppedTool[];
+  /** The services every run gets (plugins' services with `HostOptions.services` over them). */
+  readonly services: Services;
+  /** The model providers plugins added, in order. */
+  readonly modelProviders: readonly ModelProvider[];
+  /**
+   * Prepares one run: `{ ok: true, run }` with the run's catalog, tools, services and Packs,
+   * or `{ ok: false, notice }` with the requirements notice (run error kind
+   * RequirementsUnmet). `run.services` overlay the Host's services for this run only.
+   */
+  prepare(prompt: PromptRequirements, run?: PrepareRunOptions): PrepareResult;
+}
+
+/**
+ * Creates a Host: calls every plugin's setup in order (each gets a PluginApi to add Packs,
+ * provide services and add model providers), freezes the Pack registry, then builds every Pack
+ * (`start()`; one that throws is unavailable to every run, with the error's message as its
+ * reason). Rejects with a HostSetupError naming the plugin for an invalid plugin, a failed
+ * setup, an invalid Pack vendor, name or shape, a fully qualified name added twice, or a
+ * service id provided twice.
+ */
+export async function createHost(options: HostOptions): Promise<Host> {
+  const registry = new PackRegistry();
+  const results = await runPlugins(options.plugins, registry);
+  await startPacks(registry.packs);
+  const services = new ServiceMap(results.services).with(options.services);
+  const packs: HostPack[] = registry.packs.map((pack) => ({
+    fullName: pack.fullName,
+    vendor: pack.vendor,
+    id: pack.id,
+    description: pack.definition.description,
+    plugin: pack.plugin,
+    services: pack.services,
+    tools: pack.tools.map((tool) => tool.id),
+    hasPrelude: pack.definition.prelude !== undefined,
+    startFailure: pack.startFailure,
+  }));
+  const modelProviders = [...results.modelProviders];
+  return {
+    packs,
+    dropped: registry.dropped,
+    services,
+    modelProviders,
+    prepare: (prompt, run = {}) => prepareRun(prompt, registry, services.with(run.services)),
+  };
+}

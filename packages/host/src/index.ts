@@ -1,0 +1,14 @@
+export { HostConfigError } from "./config/host-config-error";
+export { findHostConfig, loadHostConfig } from "./config/load-host-config";
+export { HOST_CONFIG_FILE } from "./config/parse-host-config";
+export { createHost, type Host, type HostPack } from "./host";
+export type { HostOptions, PluginEntry, PrepareRunOptions } from "./host-options";
+export { HostSetupError } from "./host-setup-error";
+export { TASK_BUILT_IN_NAMES } from "./prepare/offering";
+export type { PromptRequirements } from "./prepare/prepare-run";
+export type { PreparedPack, PreparedRun, PrepareResult } from "./prepare/prepared-run";
+export { NOTICE_HEADER } from "./prepare/requirements-notice";
+export { ServiceMap } from "./service-map";
+export type { HostDroppedTool } from "./setup/pack-registry";
+export { REASON_TOOL_ESCAPES_PACK } from "./setup/tool-checks";
+export { type RunDispatcherOptions, toolDispatcherFor } from "./tool-dispatcher-for";

@@ -1,0 +1,39 @@
+import type { CatalogTool } from "@runvil/engine";
+import { isOfferableWireName, toWireName } from "@runvil/names";
+import { isJsonObject, type ToolDefinition } from "@runvil/sdk";
+
+/** The task built-in names; a catalog tool with one of them as its wire name is never offered. */
+export const TASK_BUILT_IN_NAMES: ReadonlySet<string> = new Set([
+  "task",
+  "task_cancel",
+  "task_status",
+  "await_tasks",
+]);
+
+/**
+ * The catalog entries of tools already sorted by id, with their wire names: null for a tool
+ * the offering cannot hold (its wire name is a task built-in's or not offerable, its
+ * parameters are not a JSON object, or an earlier offered tool already holds its wire name).
+ */
+export function catalogTools(
+  tools: readonly { readonly pack: string; readonly definition: ToolDefinition }[],
+): CatalogTool[] {
+  const held = new Set<string>();
+  return tools.map(({ pack, definition }) => {
+    const wire = toWireName(definition.id);
+    const offerable =
+      !TASK_BUILT_IN_NAMES.has(wire) &&
+      isOfferableWireName(wire) &&
+      isJsonObject(definition.parameters) &&
+      !held.has(wire);
+    if (offerable) held.add(wire);
+    return {
+      id: definition.id,
+      pack,
+      wireName: offerable ? wire : null,
+      description: definition.description,
+      parameters: definition.parameters,
+      structured: definition.output === "structured",
+    };
+  });
+}
