@@ -1,0 +1,2 @@
+export { subagentsPack } from "./pack";
+export { subagentsPlugin, subagentsPlugin as default } from "./plugin";

@@ -1,0 +1,90 @@
+import { STATUS_CODES } from "node:http";
+import { ToolFailure } from "@runvil/sdk";
+import { duration } from "../duration";
+
+/** `web_fetch: missing url argument`: the call gave no url, or an empty one (the chapter's text). */
+export const MISSING_URL_MESSAGE = "web_fetch: missing url argument";
+
+/** The call's url is not a string (the Harness's schema check normally refuses it first). */
+export const URL_NOT_STRING_MESSAGE = "web_fetch: the url argument must be a string";
+
+/** Every web/fetch failure, with its exact model-safe message. `url` is the url the call gave. */
+export const fetchFailures = {
+  invalidUrl: (url: string) => new ToolFailure(`web_fetch: not a valid URL: ${url}`),
+  badScheme: (url: string) =>
+    new ToolFailure(`web_fetch: cannot fetch ${url}: only http and https URLs can be fetched`),
+  httpStatus: (url: string, status: number) =>
+    new ToolFailure(`web_fetch: the page at ${url} answered HTTP ${statusLine(status)}`),
+  redirectWithoutLocation: (url: string, status: number) =>
+    new ToolFailure(
+      `web_fetch: the page at ${url} answered HTTP ${statusLine(status)} without a Location header`,
+    ),
+  redirectToInvalidUrl: (url: string, location: string) =>
+    new ToolFailure(`web_fetch: the page at ${url} redirected to an invalid URL: ${location}`),
+  redirectToBadScheme: (url: string, target: string) =>
+    new ToolFailure(
+      `web_fetch: the page at ${url} redirected to ${target}, which is not an http or https URL`,
+    ),
+  redirectLoop: (url: string) =>
+    new ToolFailure(`web_fetch: the page at ${url} redirects in a loop`),
+  tooManyRedirects: (url: string, maxRedirects: number) =>
+    new ToolFailure(
+      `web_fetch: the page at ${url} redirected more than ${maxRedirects} ${plural(maxRedirects, "time")}`,
+    ),
+  tooLarge: (url: string, maxBytes: number) =>
+    new ToolFailure(`web_fetch: the page at ${url} is larger than ${maxBytes} bytes`),
+  notText: (url: string, mediaType: string) =>
+    new ToolFailure(
+      `web_fetch: the page at ${url} has content type ${mediaType}, which is not text`,
+    ),
+  binaryWithoutType: (url: string) =>
+    new ToolFailure(`web_fetch: the page at ${url} has no content type and is not text`),
+  timedOut: (url: string, timeoutMs: number) =>
+    new ToolFailure(`web_fetch: the page at ${url} did not load within ${duration(timeoutMs)}`),
+  cancelled: (url: string, cause: unknown) =>
+    new ToolFailure(`web_fetch: the fetch of ${url} was cancelled`, { cause }),
+  unreachable: (url: string, cause: unknown) => {
+    const reason = networkReason(cause);
+    const text = reason === undefined ? "" : `: ${reason}`;
+    return new ToolFailure(`web_fetch: could not reach ${url}${text}`, { cause });
+  },
+};
+
+/** `404 Not Found`: the status and its standard reason phrase (never the server's own text). */
+function statusLine(status: number): string {
+  const phrase = STATUS_CODES[status];
+  return phrase === undefined ? String(status) : `${status} ${phrase}`;
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+const TLS_CODES = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** A short, safe reason for a network error, read from the error codes in its cause chain. */
+function networkReason(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "the host name could not be resolved";
+    if (code === "ECONNREFUSED") return "the connection was refused";
+    if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") {
+      return "the connection was closed unexpectedly";
+    }
+    if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "the host is unreachable";
+    if (typeof code === "string" && TLS_CODES.has(code)) {
+      return "its TLS certificate could not be verified";
+    }
+    if (current.message === "bad port") return "fetching from that port is not allowed";
+    current = current.cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,130 @@
+import { isToolFailure } from "@runvil/sdk";
+import {
+  type FetchOptions,
+  type ResolvedFetchOptions,
+  resolveFetchOptions,
+} from "../fetch-options";
+import type { WebBackend } from "../web-backend";
+import { bodyKind, parseContentType } from "./content-type";
+import { fetchFailures } from "./fetch-failures";
+import { pageText } from "./page-text";
+import { readCappedBody } from "./read-body";
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const ACCEPT =
+  "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,text/*;q=0.8,*/*;q=0.5";
+
+/**
+ * The real HTTP backend of web/fetch, on Node's `fetch`: http and https only; redirects followed
+ * by hand up to `maxRedirects`, each hop's URL checked again (a loop fails at once); one time
+ * limit for the whole fetch, joined with the call's signal; the body streamed and abandoned past
+ * `maxBytes`; HTML turned into readable text, JSON and other text passed through, other content
+ * types refused. Every failure is a ToolFailure whose message starts `web_fetch: `.
+ * Throws a TypeError when `options` is malformed.
+ */
+export function createHttpBackend(options?: FetchOptions): WebBackend {
+  return httpBackend(resolveFetchOptions(options));
+}
+
+/** {@link createHttpBackend} with options already resolved and checked. */
+export function httpBackend(options: ResolvedFetchOptions): WebBackend {
+  return { fetchPage: (url, signal) => fetchPage(url, signal, options) };
+}
+
+async function fetchPage(
+  url: string,
+  signal: AbortSignal,
+  options: ResolvedFetchOptions,
+): Promise<string> {
+  const start = httpUrl(url);
+  if (signal.aborted) throw fetchFailures.cancelled(url, signal.reason);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const combined = AbortSignal.any([signal, timeout]);
+  try {
+    const { response, finalUrl } = await follow(url, start, combined, options);
+    const type = parseContentType(response.headers.get("content-type"));
+    if (bodyKind(type.mediaType) === "binary") {
+      await discard(response);
+      throw fetchFailures.notText(url, type.mediaType);
+    }
+    const declaredLength = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declaredLength > options.maxBytes) {
+      await discard(response);
+      throw fetchFailures.tooLarge(url, options.maxBytes);
+    }
+    const body = await readCappedBody(response.body, options.maxBytes);
+    if (!body.ok) throw fetchFailures.tooLarge(url, options.maxBytes);
+    return pageText(url, finalUrl.href, type, body.bytes);
+  } catch (error) {
+    if (isToolFailure(error)) throw error;
+    if (signal.aborted) throw fetchFailures.cancelled(url, signal.reason);
+    if (timeout.aborted) throw fetchFailures.timedOut(url, options.timeoutMs);
+    throw fetchFailures.unreachable(url, error);
+  }
+}
+
+/** The url the call gave, parsed; a failure unless it is a valid http or https URL. */
+function httpUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fetchFailures.invalidUrl(url);
+  }
+  if (!isHttp(parsed)) throw fetchFailures.badScheme(url);
+  return parsed;
+}
+
+function isHttp(url: URL): boolean {
+  return url.protocol === "http:" || url.protocol === "https:";
+}
+
+/** Fetches `start`, following redirects by hand; answers the first non-redirect response. */
+async function follow(
+  url: string,
+  start: URL,
+  signal: AbortSignal,
+  options: ResolvedFetchOptions,
+): Promise<{ response: Response; finalUrl: URL }> {
+  const visited = new Set<string>([withoutHash(start)]);
+  let current = start;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetch(current, {
+      redirect: "manual",
+      signal,
+      headers: { "user-agent": options.userAgent, accept: ACCEPT },
+    });
+    if (response.status >= 200 && response.status < 300) return { response, finalUrl: current };
+    await discard(response);
+    if (!REDIRECT_STATUSES.has(response.status))
+      throw fetchFailures.httpStatus(url, response.status);
+    const location = response.headers.get("location");
+    if (location === null) throw fetchFailures.redirectWithoutLocation(url, response.status);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw fetchFailures.redirectToInvalidUrl(url, location);
+    }
+    if (!isHttp(next)) throw fetchFailures.redirectToBadScheme(url, next.href);
+    const key = withoutHash(next);
+    if (visited.has(key)) throw fetchFailures.redirectLoop(url);
+    if (redirects >= options.maxRedirects) {
+      throw fetchFailures.tooManyRedirects(url, options.maxRedirects);
+    }
+    visited.add(key);
+    current = next;
+  }
+}
+
+function withoutHash(url: URL): string {
+  const copy = new URL(url);
+  copy.hash = "";
+  return copy.href;
+}
+
+/** Drops a response's body unread, so its connection is released. */
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
