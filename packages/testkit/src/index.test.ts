@@ -5,7 +5,31 @@ describe("the package entry", () => {
   it("exports exactly the public API", () => {
     expect(Object.keys(testkit).sort()).toEqual(
       [
+        "DEFAULT_CASE_TIMEOUT_MS",
         "DEFAULT_FIXTURE_VENDOR",
+        "FixtureSearchProvider",
+        "HELD_WAIT_ENDED",
+        "REQUIREMENTS_UNMET",
+        "RUN_SCENARIO_SOURCE",
+        "SCENARIO_PLUGIN_NAME",
+        "SCRIPTED_FAILURE_KINDS",
+        "SCRIPTED_PROVIDER_NAME",
+        "ScenarioRunError",
+        "ScriptedInputBroker",
+        "ScriptedModelProvider",
+        "createScenarioHost",
+        "executeCase",
+        "fixturePackDescription",
+        "fixturePageFetcher",
+        "fixtureToolDefinition",
+        "noPageMessage",
+        "noResultsMessage",
+        "officialPacks",
+        "runScenario",
+        "scenarioCaseOf",
+        "scenarioGuardedEntry",
+        "scenarioPacks",
+        "scenarioPlugin",
         "DEFAULT_MODEL_ID",
         "DEFAULT_RUN_NAME",
         "DEFAULT_SEED",
@@ -61,5 +85,9 @@ describe("the package entry", () => {
     expect(testkit.NONCE_PLACEHOLDER).toBe("NONCE");
     expect(testkit.SCENARIO_REGEX_FLAGS).toBe("u");
     expect(testkit.SCENARIO_EXTENSIONS).toEqual([".yaml", ".yml"]);
+    expect(testkit.REQUIREMENTS_UNMET).toBe("RequirementsUnmet");
+    expect(testkit.DEFAULT_CASE_TIMEOUT_MS).toBe(10_000);
+    expect(testkit.SCRIPTED_PROVIDER_NAME).toBe("scripted");
+    expect(testkit.SCENARIO_PLUGIN_NAME).toBe("@runvil/testkit scenario");
   });
 });

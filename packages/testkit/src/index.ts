@@ -1,6 +1,21 @@
 export { collectScenarioFiles, SCENARIO_EXTENSIONS, ScenarioPathError } from "./collect-files";
+export {
+  type CaseRun,
+  DEFAULT_CASE_TIMEOUT_MS,
+  type ExecuteCaseOptions,
+  executeCase,
+  REQUIREMENTS_UNMET,
+  type ToolError,
+} from "./execute-case";
 export { checkExpectations, type Mismatch } from "./expectations";
 export { filterCases } from "./filter";
+export { fixturePackDescription, fixtureToolDefinition, scenarioPacks } from "./fixture-packs";
+export {
+  FixtureSearchProvider,
+  fixturePageFetcher,
+  noPageMessage,
+  noResultsMessage,
+} from "./fixture-web";
 export { describeIssue, type FormatIssue, ScenarioFormatError } from "./format-error";
 export { canonicalJson, type JsonDifference, jsonDifference, jsonEqual } from "./json-data";
 export { formatKeyPath, type KeyPath } from "./key-path";
@@ -14,6 +29,7 @@ export {
 } from "./line-diff";
 export { loadScenarioFile, type ScenarioSource } from "./load-scenarios";
 export { NONCE_PLACEHOLDER, withNonce, withNonceDeep } from "./nonce";
+export { officialPacks } from "./official-packs";
 export {
   type CaseResult,
   type CaseStatus,
@@ -30,6 +46,19 @@ export {
 } from "./report";
 export { type RunCaseOptions, runScenarioCase, unsupportedInputs } from "./run-case";
 export type { ObservedModelRequest, ObservedToolDefinition, RunRecord } from "./run-record";
+export { runScenario, ScenarioRunError, type ScenarioRunResult } from "./run-scenario";
+export { createScenarioHost, type ScenarioHostSetup } from "./scenario-host";
+export {
+  type FixtureToolInput,
+  type ModelReplyInput,
+  type OperatorInput,
+  RUN_SCENARIO_SOURCE,
+  type RunScenarioOptions,
+  type ScenarioHostInput,
+  type ScriptedToolCallInput,
+  scenarioCaseOf,
+} from "./scenario-input";
+export { SCENARIO_PLUGIN_NAME, scenarioGuardedEntry, scenarioPlugin } from "./scenario-plugins";
 export { compileScenarioRegex, SCENARIO_REGEX_FLAGS } from "./scenario-regex";
 export {
   boundModelId,
@@ -65,3 +94,9 @@ export {
   type TextExpectation,
   type ToolDefinitionExpectation,
 } from "./scenario-types";
+export { HELD_WAIT_ENDED, ScriptedInputBroker } from "./scripted-input-broker";
+export {
+  SCRIPTED_FAILURE_KINDS,
+  SCRIPTED_PROVIDER_NAME,
+  ScriptedModelProvider,
+} from "./scripted-model-provider";

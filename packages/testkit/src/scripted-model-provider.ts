@@ -1,0 +1,135 @@
+import {
+  ModelFailure,
+  type ModelFailureKind,
+  type ModelProvider,
+  type ModelRoundRequest,
+  type ModelReply as ProviderReply,
+} from "@runvil/sdk";
+import type { ObservedModelRequest } from "./run-record";
+import {
+  DEFAULT_MODEL_ID,
+  type ScenarioModels,
+  type ModelReply as ScriptedReply,
+} from "./scenario-types";
+
+/** The model failure kinds a scripted `fail` reply can name (the sdk's ModelFailureKind). */
+export const SCRIPTED_FAILURE_KINDS: readonly ModelFailureKind[] = [
+  "context_exhausted",
+  "completion",
+  "cancelled",
+];
+
+/** The name of the scripted model provider (for messages). */
+export const SCRIPTED_PROVIDER_NAME = "scripted";
+
+/**
+ * The model provider of a scenario case: answers every round with the case's next scripted
+ * reply (`models.replies`, consumed in order whatever the role) and records every request for
+ * the `model_requests` expectation. It serves `scripted-model` and every catalog id the case
+ * binds a role to (`models.bind`).
+ *
+ * A round with no reply left rejects, and {@link ranOut} keeps
+ * `the scenario scripts no model reply for round {n}` so the case fails with it even when the
+ * run's outcome matches. It never hangs.
+ */
+export class ScriptedModelProvider implements ModelProvider {
+  readonly name = SCRIPTED_PROVIDER_NAME;
+  /** The catalog model ids it serves: `scripted-model`, then the bound ids, without repeats. */
+  readonly models: readonly string[];
+  readonly #replies: readonly ScriptedReply[];
+  readonly #requests: ObservedModelRequest[] = [];
+  #rounds = 0;
+  #ranOut: string | undefined;
+
+  /** A provider scripted by a case's `models`. */
+  constructor(models: ScenarioModels) {
+    this.models = [...new Set([DEFAULT_MODEL_ID, ...Object.values(models.bind)])];
+    this.#replies = models.replies;
+  }
+
+  /** Every request made so far, in order (wire names, message count, tool definitions). */
+  get requests(): readonly ObservedModelRequest[] {
+    return this.#requests;
+  }
+
+  /** How many rounds were asked for so far. */
+  get roundCount(): number {
+    return this.#rounds;
+  }
+
+  /** How many scripted replies are still unused. */
+  get remaining(): number {
+    return Math.max(0, this.#replies.length - this.#rounds);
+  }
+
+  /** The first problem that must fail the case (a round without a reply), or undefined. */
+  get ranOut(): string | undefined {
+    return this.#ranOut;
+  }
+
+  /**
+   * Answers one round with the next scripted reply. A round whose signal is already aborted
+   * rejects with the signal's reason and uses no reply.
+   */
+  async round(request: ModelRoundRequest): Promise<ProviderReply> {
+    request.signal.throwIfAborted();
+    this.#rounds += 1;
+    const round = this.#rounds;
+    this.#requests.push(observe(request));
+    const reply = this.#replies[round - 1];
+    if (reply === undefined) {
+      const message = `the scenario scripts no model reply for round ${round}`;
+      this.#ranOut ??= message;
+      throw new Error(message);
+    }
+    return answer(reply, round, (message) => {
+      this.#ranOut ??= message;
+    });
+  }
+}
+
+function observe(request: ModelRoundRequest): ObservedModelRequest {
+  return {
+    tools: request.tools.map((tool) => tool.name),
+    messages: request.messages.length,
+    toolDefinitions: request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    })),
+  };
+}
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0 } as const;
+
+function answer(
+  reply: ScriptedReply,
+  round: number,
+  misscripted: (message: string) => void,
+): ProviderReply {
+  switch (reply.kind) {
+    case "message":
+      return {
+        text: reply.text,
+        toolCalls: reply.toolCalls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+        })),
+        finishReason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        usage: NO_USAGE,
+      };
+    case "empty":
+      return { text: "", toolCalls: [], finishReason: reply.finishReason ?? "", usage: NO_USAGE };
+    case "fail": {
+      const { kind, reason, message } = reply.failure;
+      const known = SCRIPTED_FAILURE_KINDS.find((candidate) => candidate === kind);
+      if (known === undefined) {
+        const problem = `the scripted reply for round ${round} fails with kind "${kind}", which is not a model failure kind (${SCRIPTED_FAILURE_KINDS.join(", ")})`;
+        misscripted(problem);
+        throw new Error(problem);
+      }
+      throw new ModelFailure(known, message, reason === undefined ? {} : { reason });
+    }
+  }
+}
