@@ -1,4 +1,5 @@
 import type { ToolCallOutput, ToolCallRequest } from "@runvil/engine";
+import { toWireName } from "@runvil/names";
 import {
   isToolFailure,
   type RunStore,
@@ -12,7 +13,6 @@ import { abortError, raceAbort } from "./abortable";
 import { argumentFailureMessage } from "./argument-message";
 import { compileParameterSchema } from "./schema-compiler";
 import { toolOutputText } from "./tool-output-text";
-import { wireNameOf } from "./wire-name";
 
 /** What a ToolDispatcher is built with: the run's tools, services and store. */
 export interface ToolDispatcherOptions {
@@ -101,7 +101,7 @@ export class ToolDispatcher {
 
   async #perform(definition: ToolDefinition, request: ToolCallRequest): Promise<ToolCallOutput> {
     const toolId = request.tool;
-    const wire = wireNameOf(toolId);
+    const wire = toWireName(toolId);
     const compiled = compiledSchemaOf(definition);
     if (!compiled.ok) {
       this.#report(toolId, compiled.error);
