@@ -7,7 +7,7 @@ const good = `---
 name: demo
 description: A demo prompt.
 runvil: 0
-uses: [web, acme/poop]
+uses: [subagents]
 models:
   writer: {}
 ---
@@ -70,7 +70,7 @@ describe("runvil check", () => {
       [
         "demo.md: ok",
         "  demo: A demo prompt.",
-        "  uses: web (runvil/web), acme/poop (acme/poop)",
+        "  uses: subagents (runvil/subagents)",
         "  models: writer",
         "  # Demo  (line 10)",
         "    lua    H1 `Demo` lua  line 13",
@@ -108,7 +108,7 @@ describe("runvil check", () => {
     expect(io.out).toContain("a.md: ok");
     expect(io.err).toContain("b.md: Frontmatter error:");
     expect(io.err).toContain("missing.md: no such file");
-    expect(io.out).toContain("1 of 3 prompts parse");
+    expect(io.out).toContain("1 of 3 prompts pass");
   });
 
   it("prints a JSON report with --json", async () => {
@@ -132,6 +132,69 @@ describe("runvil check", () => {
     ]);
     expect(report.files[1]?.error?.kind).toBe("Lua");
     expect(io.err).toBe("");
+  });
+
+  it("prints the requirements notice of a refused prepare, every problem at once", async () => {
+    const io = memoryIo({ "demo.md": good.replace("uses: [subagents]", "uses: [web, acme/poop]") });
+    expect(await runCli(["check", "demo.md"], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toBe(
+      [
+        "demo.md: RequirementsUnmet error: the environment cannot satisfy this prompt:",
+        "- web needs runvil/search-provider, and the environment provides none",
+        "- poop is unavailable: acme/poop is not installed",
+        "",
+      ].join("\n"),
+    );
+    const json = memoryIo({ "demo.md": good.replace("uses: [subagents]", "uses: [web]") });
+    expect(await runCli(["check", "--json", "demo.md"], json)).toBe(1);
+    expect(JSON.parse(json.out)).toEqual({
+      ok: false,
+      files: [
+        {
+          file: "demo.md",
+          ok: false,
+          error: {
+            kind: "RequirementsUnmet",
+            message:
+              "the environment cannot satisfy this prompt:\n- web needs runvil/search-provider, and the environment provides none",
+          },
+        },
+      ],
+    });
+  });
+
+  it("counts on the operator's broker as runvil run --input would", async () => {
+    const asks = good.replace("uses: [subagents]", "uses: [user-input]");
+    const notice =
+      "ask.md: RequirementsUnmet error: the environment cannot satisfy this prompt:\n- user-input needs runvil/input-broker, and the environment provides none\n";
+    const none = memoryIo({ "ask.md": asks });
+    expect(await runCli(["check", "ask.md"], none)).toBe(1);
+    expect(none.err).toBe(notice);
+    const operator = { isTTY: true, broker: () => ({ ask: async () => "x" }) };
+    const tty = memoryIo({ "ask.md": asks });
+    expect(await runCli(["check", "ask.md"], { ...tty, operator })).toBe(0);
+    expect(tty.out).toMatch(/^ask\.md: ok\n/);
+    const refused = memoryIo({ "ask.md": asks });
+    expect(await runCli(["check", "ask.md", "--input", "none"], { ...refused, operator })).toBe(1);
+    expect(refused.err).toBe(notice);
+    const pipe = memoryIo({ "ask.md": asks });
+    const pipeOperator = { ...operator, isTTY: false };
+    expect(await runCli(["check", "ask.md"], { ...pipe, operator: pipeOperator })).toBe(1);
+    expect(
+      await runCli(["check", "ask.md", "--input", "stdin"], { ...pipe, operator: pipeOperator }),
+    ).toBe(0);
+    const bad = memoryIo({ "ask.md": asks });
+    expect(await runCli(["check", "ask.md", "--input", "tty"], bad)).toBe(2);
+    expect(bad.err).toBe('error: --input must be one of auto, stdin, none, got "tty"\n');
+  });
+
+  it("reports a Host that cannot be set up", async () => {
+    const io = memoryIo({ "demo.md": good });
+    expect(await runCli(["check", "demo.md", "--config", "no-such-config.json"], io)).toBe(1);
+    expect(io.err).toMatch(
+      /^demo\.md: Host error: no-such-config\.json: cannot read the file: ENOENT/,
+    );
   });
 
   it("refuses bytes that are not UTF-8 with an Encoding error", async () => {

@@ -1,14 +1,14 @@
 import { Command, CommanderError } from "commander";
-import { checkCommand } from "./commands/check";
-import { type RunCommandOptions, runCommand } from "./commands/run";
-import { type TestOptions, testCommand } from "./commands/test";
+import type { RunCommandOptions } from "./commands/run";
+import type { TestOptions } from "./commands/test";
 import type { CliIo } from "./io";
 import { VERSION } from "./version";
 
 /**
- * Runs the `runvil` command line with the given arguments (without `node` and
- * the script path) and resolves to the process exit code. Never throws for bad
- * input: usage errors print to stderr and give exit code 2.
+ * Runs the `runvil` command line with the given arguments (without `node` and the script path)
+ * and resolves to the process exit code. Never throws for bad input: usage errors print to
+ * stderr and give exit code 2. Each command's module is loaded only when it runs, so
+ * `runvil run` starts without loading the Engine on the main thread.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
@@ -22,12 +22,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command("check")
-    .description("parse prompt files and print each one's outline or its parse error")
+    .description(
+      "parse prompt files and prepare them against their Host; print each one's outline or its error",
+    )
     .argument("<files...>", "prompt files (.md)")
     .option("--json", "print a JSON report instead of text")
-    .action(async (files: string[], options: { json?: boolean }) => {
-      exitCode = await checkCommand(files, { json: options.json === true }, io);
-    });
+    .option("--config <file>", "the Host configuration (default: the nearest runvil.config.json)")
+    .option("--input <mode>", "where the input broker comes from: auto, stdin or none", "auto")
+    .action(
+      async (files: string[], options: { json?: boolean; config?: string; input: string }) => {
+        const { checkCommand } = await import("./commands/check");
+        exitCode = await checkCommand(
+          files,
+          {
+            json: options.json === true,
+            input: options.input,
+            ...(options.config === undefined ? {} : { config: options.config }),
+          },
+          io,
+        );
+      },
+    );
 
   program
     .command("run")
@@ -37,8 +52,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--store <dir>", "keep the run's files in this directory (default: in memory)")
     .option("--events <file>", "write every run event to this file as JSON Lines")
     .option("--seed <n>", "the run seed, a whole number from 0 to 2^64 - 1")
+    .option("--config <file>", "the Host configuration (default: the nearest runvil.config.json)")
+    .option(
+      "--input <mode>",
+      "where the operator's answers come from: auto (the terminal, when stdin is one), stdin (lines of stdin, even a pipe) or none",
+      "auto",
+    )
     .option("--json", "print one JSON object instead of text")
     .action(async (file: string, options: Omit<RunCommandOptions, "json"> & { json?: boolean }) => {
+      const { runCommand } = await import("./commands/run");
       exitCode = await runCommand(file, { ...options, json: options.json === true }, io);
     });
 
@@ -67,6 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           timeoutMs,
         };
         if (options.filter !== undefined) testOptions.filter = options.filter;
+        const { testCommand } = await import("./commands/test");
         exitCode = await testCommand(paths, testOptions, io);
       },
     );

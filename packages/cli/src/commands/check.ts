@@ -1,12 +1,23 @@
 import { loadLuaRuntime } from "@runvil/lua";
-import { createPromptParser, type PromptParseError } from "@runvil/parser";
+import { createPromptParser, type Prompt, type PromptParseError } from "@runvil/parser";
+import { INPUT_BROKER, type InputBroker } from "@runvil/sdk";
+import { formatHostError, formatParseError, formatRefusal } from "../format-parse-error";
+import { CliHostCache } from "../host/cli-host";
 import type { CliIo } from "../io";
 import { type OutlineJson, outlineJson, renderOutline } from "../outline";
+import { readFailureMessage } from "../read-failure";
+import { inputModeUsageError, lendsBroker, parseInputMode } from "./input-mode";
+
+export { formatParseError } from "../format-parse-error";
 
 /** Options of `runvil check`. */
 export interface CheckOptions {
   /** Print one JSON report instead of text. */
   json: boolean;
+  /** The Host configuration file; absent: the nearest runvil.config.json of each prompt. */
+  config?: string;
+  /** Whether prepare counts on an input broker, as `runvil run --input` would: default `auto`. */
+  input?: string;
 }
 
 /** One file's entry in the `runvil check --json` report. */
@@ -18,64 +29,101 @@ export type CheckFileReport =
       error: { kind: string; message: string; line?: number; column?: number };
     };
 
-/** Renders a parse error the way every command prints one: `{file}: {Kind} error: {message}`. */
-export function formatParseError(file: string, error: PromptParseError): string {
-  return `${file}: ${error.kind} error: ${error.message}`;
-}
+type FileError = Extract<CheckFileReport, { ok: false }>["error"];
 
-function errorJson(error: PromptParseError): Extract<CheckFileReport, { ok: false }>["error"] {
-  const out: Extract<CheckFileReport, { ok: false }>["error"] = {
-    kind: error.kind,
-    message: error.message,
-  };
+function errorJson(error: PromptParseError): FileError {
+  const out: FileError = { kind: error.kind, message: error.message };
   if (error.line !== undefined) out.line = error.line;
   if (error.column !== undefined) out.column = error.column;
   return out;
 }
 
+/** Stands in for the terminal's broker: check prepares runs but never runs one. */
+const PRESENT_BROKER: InputBroker = {
+  ask: () => Promise.reject(new Error("runvil check runs nothing")),
+};
+
 /**
- * `runvil check FILE...`: parses each prompt and prints its outline or its
- * parse error. Resolves to 0 when every file parses, 1 otherwise.
+ * Prepares a parsed prompt against its Host: undefined when the Host can run it, else the
+ * error to report (a refused prepare as RequirementsUnmet, a Host that cannot be set up as
+ * Host).
+ */
+async function prepareProblem(
+  file: string,
+  prompt: Prompt,
+  hosts: CliHostCache,
+  options: CheckOptions,
+  broker: boolean,
+): Promise<{ error: FileError; text: string } | undefined> {
+  const loaded = await hosts.get({
+    promptFile: file,
+    ...(options.config === undefined ? {} : { configFile: options.config }),
+  });
+  if (!loaded.ok) {
+    return {
+      error: { kind: "Host", message: loaded.message },
+      text: formatHostError(file, loaded.message),
+    };
+  }
+  const prepared = loaded.host.prepare(prompt, {
+    services: broker ? { [INPUT_BROKER]: PRESENT_BROKER } : {},
+  });
+  if (prepared.ok) return undefined;
+  return {
+    error: { kind: "RequirementsUnmet", message: prepared.notice },
+    text: formatRefusal(file, prepared.notice),
+  };
+}
+
+/**
+ * `runvil check FILE...`: parses each prompt and prepares it against its Host (without running
+ * anything), printing its outline, or its parse error, or the requirements notice of a refused
+ * prepare. Resolves to 0 when every file passes, 1 otherwise, 2 for a bad option.
  */
 export async function checkCommand(
   files: readonly string[],
   options: CheckOptions,
   io: CliIo,
 ): Promise<number> {
+  const inputMode = parseInputMode(options.input);
+  if (inputMode === undefined) {
+    io.stderr(`${inputModeUsageError(options.input ?? "")}\n`);
+    return 2;
+  }
+  const broker = lendsBroker(inputMode, io);
   const parse = createPromptParser(await loadLuaRuntime());
+  const hosts = new CliHostCache();
   const reports: CheckFileReport[] = [];
   for (const file of files) {
     let bytes: Uint8Array;
     try {
       bytes = await io.readFile(file);
     } catch (error) {
-      const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
-      const message =
-        reason === "ENOENT"
-          ? "no such file"
-          : reason === "EISDIR"
-            ? "is a directory"
-            : `cannot read the file (${reason})`;
+      const message = readFailureMessage(error);
       reports.push({ file, ok: false, error: { kind: "File", message } });
       if (!options.json) io.stderr(`${file}: ${message}\n`);
       continue;
     }
     const result = parse(bytes, { path: file });
-    reports.push(
-      result.ok
-        ? { file, ok: true, outline: outlineJson(result.prompt) }
-        : { file, ok: false, error: errorJson(result.error) },
-    );
-    if (!options.json) {
-      if (result.ok) io.stdout(`${file}: ok\n${renderOutline(result.prompt).join("\n")}\n`);
-      else io.stderr(`${formatParseError(file, result.error)}\n`);
+    if (!result.ok) {
+      reports.push({ file, ok: false, error: errorJson(result.error) });
+      if (!options.json) io.stderr(`${formatParseError(file, result.error)}\n`);
+      continue;
     }
+    const problem = await prepareProblem(file, result.prompt, hosts, options, broker);
+    if (problem !== undefined) {
+      reports.push({ file, ok: false, error: problem.error });
+      if (!options.json) io.stderr(`${problem.text}\n`);
+      continue;
+    }
+    reports.push({ file, ok: true, outline: outlineJson(result.prompt) });
+    if (!options.json) io.stdout(`${file}: ok\n${renderOutline(result.prompt).join("\n")}\n`);
   }
   const failedCount = reports.filter((r) => !r.ok).length;
   if (options.json) {
     io.stdout(`${JSON.stringify({ files: reports, ok: failedCount === 0 }, null, 2)}\n`);
   } else if (files.length > 1) {
-    io.stdout(`${files.length - failedCount} of ${files.length} prompts parse\n`);
+    io.stdout(`${files.length - failedCount} of ${files.length} prompts pass\n`);
   }
   return failedCount === 0 ? 0 : 1;
 }

@@ -1,15 +1,11 @@
-import type { RunEvent } from "@runvil/engine";
-
 const CLEAR = "\r\x1b[2K";
 
 /**
- * The live progress line of `runvil run` on a terminal: the current section and the number of
- * effects so far, redrawn in place as events arrive, cleared at the end.
+ * The live progress line of `runvil run` on a terminal: a text redrawn in place on stderr, and
+ * erased at the end (or before the operator is asked something).
  */
 export class ProgressLine {
   readonly #write: (text: string) => void;
-  #section = "";
-  #effects = 0;
   #shown = "";
 
   /** A progress line written with `write` (stderr). */
@@ -17,19 +13,14 @@ export class ProgressLine {
     this.#write = write;
   }
 
-  /** Takes one run event and redraws the line when its text changed. */
-  update(event: RunEvent): void {
-    if (event.type === "store_op") this.#effects += 1;
-    if (event.type === "section_entered" || event.type === "run_started") {
-      this.#section = event.section;
-    }
-    const text = `running: ${this.#section} · ${this.#effects} effect${this.#effects === 1 ? "" : "s"}`;
+  /** Draws `text` in place of the current line (nothing when it is already shown). */
+  show(text: string): void {
     if (text === this.#shown) return;
     this.#shown = text;
     this.#write(`${CLEAR}${text}`);
   }
 
-  /** Erases the line (nothing when none was drawn). */
+  /** Erases the line (nothing when none is drawn). */
   clear(): void {
     if (this.#shown === "") return;
     this.#shown = "";

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { losslessJson } from "../lossless-json";
 import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
+import { echoPluginDir } from "../test-plugin";
 
 const wordCount = readFileSync(
   fileURLToPath(new URL("../../../../examples/word-count/word-count.md", import.meta.url)),
@@ -214,6 +215,148 @@ describe("runvil run", () => {
     expect(await runCli(["run", "c.md"], tty)).toBe(0);
     expect(err).toContain("\r\x1b[2Krunning: Main · 1 effect");
     expect(err.at(-1)).toBe("\r\x1b[2K");
+  });
+});
+
+const echoing = `---
+name: echoing
+description: Calls the echo Pack's tool and prelude.
+runvil: 0
+uses: [test/echo]
+---
+
+# Echoing
+
+## Main
+
+\`\`\`lua
+local said = tools.call('echo/say', { text = 'hi' })
+return said .. ' ' .. shout('there')
+\`\`\`
+`;
+
+const asking = `---
+name: asking
+description: Asks the operator twice.
+runvil: 0
+uses: [user-input]
+---
+
+# Asking
+
+## Main
+
+\`\`\`lua
+return input.ask() .. '+' .. input.ask()
+\`\`\`
+`;
+
+describe("runvil run on a Host", () => {
+  it("calls a configured Pack's tools and prelude (--config)", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({ "e.md": echoing });
+    expect(await runCli(["run", "e.md", "--config", config], io)).toBe(0);
+    expect(io.out).toBe("hi THERE\n");
+    expect(io.err).toBe("");
+  });
+
+  it("finds the runvil.config.json beside the prompt", async () => {
+    const { dir } = echoPluginDir();
+    made.push(dir);
+    const file = join(dir, "e.md");
+    const io = memoryIo({ [file]: echoing });
+    expect(await runCli(["run", file], io)).toBe(0);
+    expect(io.out).toBe("hi THERE\n");
+  });
+
+  it("counts tool calls on the progress line", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const err: string[] = [];
+    const io = { ...memoryIo({ "e.md": echoing }), stderrIsTTY: true };
+    io.stderr = (text: string) => err.push(text);
+    expect(await runCli(["run", "e.md", "--config", config], io)).toBe(0);
+    expect(err).toContain("\r\x1b[2Krunning: Main · 1 effect · 1 tool call");
+    expect(err).toContain("\r\x1b[2Krunning: Main · 2 effects · 2 tool calls");
+    expect(err.at(-1)).toBe("\r\x1b[2K");
+  });
+
+  it("shows a tool's unexpected exception, which the run sees as a generic failure", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({
+      "b.md": echoing.replace(/local said[\s\S]*there'\)/, "return tools.call('echo/boom')"),
+    });
+    expect(await runCli(["run", "b.md", "--config", config], io)).toBe(1);
+    const lines = io.err.split("\n");
+    expect(lines[0]).toBe(
+      "tool echo/boom failed unexpectedly (the run sees a generic failure): Error: kaboom",
+    );
+    expect(io.err).toContain("Tool error: tool call failure: echo_boom: the tool failed\n");
+  });
+
+  it("refuses a prompt the Host cannot serve, in text and in JSON", async () => {
+    const notice =
+      "the environment cannot satisfy this prompt:\n- user-input needs runvil/input-broker, and the environment provides none";
+    const text = memoryIo({ "a.md": asking });
+    expect(await runCli(["run", "a.md"], text)).toBe(1);
+    expect(text.out).toBe("");
+    expect(text.err).toBe(`a.md: RequirementsUnmet error: ${notice}\n`);
+    const json = memoryIo({ "a.md": asking });
+    expect(await runCli(["run", "a.md", "--json"], json)).toBe(1);
+    expect(JSON.parse(json.out)).toEqual({
+      outcome: "failed",
+      error: { kind: "RequirementsUnmet", message: notice, causes: [] },
+      var: {},
+    });
+    expect(json.err).toBe("");
+  });
+
+  it("lends the operator's broker: answers in order, erasing the progress line first", async () => {
+    const answers = ["one", "two"];
+    const err: string[] = [];
+    const io = {
+      ...memoryIo({ "a.md": asking }),
+      stderrIsTTY: true,
+      operator: {
+        isTTY: true,
+        broker: () => ({
+          ask: async () => {
+            err.push("<ask>");
+            return answers.shift() ?? "";
+          },
+        }),
+      },
+    };
+    io.stderr = (t: string) => err.push(t);
+    expect(await runCli(["run", "a.md"], io)).toBe(0);
+    expect(err.indexOf("<ask>")).toBeGreaterThan(0);
+    expect(err[err.indexOf("<ask>") - 1]).toBe("\r\x1b[2K");
+    const none = memoryIo({ "a.md": asking });
+    expect(
+      await runCli(["run", "a.md", "--input", "none"], { ...none, operator: io.operator }),
+    ).toBe(1);
+    expect(none.err).toContain("- user-input needs runvil/input-broker");
+  });
+
+  it("prints the answers' result and a failing broker's message", async () => {
+    const ok = memoryIo({ "a.md": asking });
+    const answers = ["one", "two"];
+    const operator = { isTTY: false, broker: () => ({ ask: async () => answers.shift() ?? "" }) };
+    expect(await runCli(["run", "a.md", "--input", "stdin"], { ...ok, operator })).toBe(0);
+    expect(ok.out).toBe("one+two\n");
+    const closed = memoryIo({ "a.md": asking });
+    const failing = {
+      isTTY: false,
+      broker: () => ({
+        ask: () => Promise.reject(new Error("the operator's window closed")),
+      }),
+    };
+    expect(
+      await runCli(["run", "a.md", "--input", "stdin"], { ...closed, operator: failing }),
+    ).toBe(1);
+    expect(closed.err).toContain("Tool error: tool call failure: the operator's window closed");
   });
 });
 

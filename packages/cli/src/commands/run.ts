@@ -1,12 +1,14 @@
+import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { formatEventLine, loadEngine, type RunEvent, type RunResult } from "@runvil/engine";
-import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
-import { loadLuaRuntime } from "@runvil/lua";
-import { createPromptParser } from "@runvil/parser";
+import type { RunResult } from "@runvil/engine";
+import type { InputBroker } from "@runvil/sdk";
+import { formatRefusal } from "../format-parse-error";
 import type { CliIo } from "../io";
 import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
-import { formatParseError } from "./check";
+import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
+import type { RunRequest } from "../run/run-request";
+import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
 import { ProgressLine } from "./progress-line";
 import { parseSeed, seedUsageError } from "./run-seed";
 
@@ -20,12 +22,23 @@ export interface RunCommandOptions {
   readonly events?: string;
   /** The run seed as typed: a whole number from 0 to 2^64 − 1. */
   readonly seed?: string;
+  /** The Host configuration file; absent: the nearest runvil.config.json, else the default Host. */
+  readonly config?: string;
+  /** Where the input broker comes from: `auto` (default), `stdin` or `none`. */
+  readonly input?: string;
   /** Print one JSON object instead of text. */
   readonly json: boolean;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
 export const CANCELLED_EXIT_CODE = 130;
+
+/** The stderr line of a cancelled run. */
+export const CANCELLED_MESSAGE = "run cancelled";
+
+/** The stderr line of a cancelled run whose thread had to be terminated after the grace period. */
+export const STOPPED_MESSAGE =
+  "run cancelled (it did not stop within the grace period; its thread was terminated)";
 
 /** The stderr text of a failed run: `{Kind} error: {message}`, then one `cause: …` line each. */
 export function formatRunFailure(result: Extract<RunResult, { outcome: "failed" }>): string {
@@ -45,10 +58,33 @@ export function runResultJson(result: RunResult): Record<string, unknown> {
   return { outcome: result.outcome, var: result.var };
 }
 
+/** The `runvil run --json` object of a run its Host refused at prepare. */
+export function refusalJson(notice: string): Record<string, unknown> {
+  return {
+    outcome: "failed",
+    error: { kind: "RequirementsUnmet", message: notice, causes: [] },
+    var: {},
+  };
+}
+
+async function startRun(
+  request: RunRequest,
+  listeners: RunListeners & { broker?: InputBroker },
+  io: CliIo,
+): Promise<RunHandle> {
+  if (io.runInWorker === true) {
+    const { startWorkerRun } = await import("../worker/worker-run");
+    return startWorkerRun(request, listeners);
+  }
+  const { startLocalRun } = await import("../run/local-run");
+  return startLocalRun(request, listeners);
+}
+
 /**
- * `runvil run FILE`: parses the prompt and runs it with a store (a directory or memory).
- * Resolves to 0 (succeeded), 1 (parse error, unreadable file, failed run), 2 (bad option) or
- * 130 (cancelled).
+ * `runvil run FILE`: parses the prompt, prepares it against the Host (docs/design/cli.md) and
+ * runs it with a store (a directory or memory), in a worker thread when `io.runInWorker`.
+ * Resolves to 0 (succeeded), 1 (parse error, unreadable file, Host or config error, refused
+ * prepare, failed run), 2 (bad option) or 130 (cancelled).
  */
 export async function runCommand(
   file: string,
@@ -63,16 +99,16 @@ export async function runCommand(
       return 2;
     }
   }
+  const inputMode = parseInputMode(options.input);
+  if (inputMode === undefined) {
+    io.stderr(`${inputModeUsageError(options.input ?? "")}\n`);
+    return 2;
+  }
   let bytes: Uint8Array;
   try {
     bytes = await io.readFile(file);
   } catch (error) {
     io.stderr(`${file}: ${readFailureMessage(error)}\n`);
-    return 1;
-  }
-  const parsed = createPromptParser(await loadLuaRuntime())(bytes, { path: file });
-  if (!parsed.ok) {
-    io.stderr(`${formatParseError(file, parsed.error)}\n`);
     return 1;
   }
   const eventsFile = options.events;
@@ -85,54 +121,89 @@ export async function runCommand(
     }
   }
 
-  const lines: string[] = [];
   const progress = io.stderrIsTTY === true ? new ProgressLine(io.stderr) : undefined;
-  const onEvent = (event: RunEvent): void => {
-    if (eventsFile !== undefined) lines.push(formatEventLine(event));
-    progress?.update(event);
+  const operator = lendsBroker(inputMode, io);
+  const request: RunRequest = {
+    file,
+    bytes,
+    args: options.args ?? "",
+    ...(seed === undefined ? {} : { seed }),
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.config === undefined ? {} : { configFile: options.config }),
+    operator,
+    eventLines: eventsFile !== undefined,
+    progress: progress !== undefined,
   };
-  const store = options.store === undefined ? new MemoryStore() : new DirectoryStore(options.store);
-  const effects = new RunPort(store, { onEvent, yieldToEventLoop: true });
+  const lines: string[] = [];
+  const broker = operator ? operatorBroker(io, () => progress?.clear()) : undefined;
+  const handle = await startRun(
+    request,
+    {
+      onEventLine: (line) => lines.push(line),
+      onProgress: (text) => progress?.show(text),
+      onToolError: (toolId, text) => {
+        progress?.clear();
+        io.stderr(`tool ${toolId} failed unexpectedly (the run sees a generic failure): ${text}\n`);
+      },
+      ...(broker === undefined ? {} : { broker }),
+    },
+    io,
+  );
 
-  const controller = new AbortController();
-  let cancelRequested = false;
   let interrupts = 0;
   const stopListening = io.onInterrupt?.(() => {
     interrupts += 1;
     if (interrupts === 1) {
-      cancelRequested = true;
-      controller.abort();
+      handle.cancel();
       return;
     }
+    // A second Ctrl-C: leave at once, keeping what the events file has so far.
     progress?.clear();
-    process.exit(CANCELLED_EXIT_CODE);
+    if (eventsFile !== undefined) writeFileSync(eventsFile, lines.join(""));
+    if (!options.json) io.stderr(`${CANCELLED_MESSAGE}\n`);
+    (io.exit ?? process.exit)(CANCELLED_EXIT_CODE);
   });
 
-  let result: RunResult;
+  let end: RunEnd;
   try {
-    const engine = await loadEngine();
-    result = await engine.run(parsed.prompt, {
-      effects,
-      args: options.args ?? "",
-      ...(seed === undefined ? {} : { seed }),
-      signal: controller.signal,
-      shouldCancel: () => cancelRequested,
-    });
+    end = await handle.done;
   } finally {
     stopListening?.();
     progress?.clear();
     if (eventsFile !== undefined) await writeFile(eventsFile, lines.join(""));
   }
+  return printEnd(end, options.json, file, io);
+}
 
-  if (options.json) io.stdout(`${losslessJson(runResultJson(result))}\n`);
+function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
+  if (end.kind === "stopped") {
+    if (json) io.stdout(`${losslessJson({ outcome: "cancelled" })}\n`);
+    else io.stderr(`${STOPPED_MESSAGE}\n`);
+    return CANCELLED_EXIT_CODE;
+  }
+  const report = end.report;
+  switch (report.kind) {
+    case "parse-error":
+    case "host-error":
+      io.stderr(`${report.text}\n`);
+      return 1;
+    case "refused":
+      if (json) io.stdout(`${losslessJson(refusalJson(report.notice))}\n`);
+      else io.stderr(`${formatRefusal(file, report.notice)}\n`);
+      return 1;
+    case "finished":
+      break;
+  }
+  const result = report.result;
+  if (json) io.stdout(`${losslessJson(runResultJson(result))}\n`);
   if (result.outcome === "succeeded") {
-    if (!options.json && result.result !== null) io.stdout(`${result.result}\n`);
+    if (!json && result.result !== null) io.stdout(`${result.result}\n`);
     return 0;
   }
   if (result.outcome === "failed") {
-    if (!options.json) io.stderr(formatRunFailure(result));
+    if (!json) io.stderr(formatRunFailure(result));
     return 1;
   }
-  if (!options.json) io.stderr("run cancelled\n");
+  if (!json) io.stderr(`${CANCELLED_MESSAGE}\n`);
   return CANCELLED_EXIT_CODE;
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
+import { echoPluginDir } from "../test-plugin";
 
 const prompt = `---
 name: t
@@ -106,5 +107,55 @@ describe("runvil test", () => {
     const timeout = memoryIo({});
     expect(await runCli(["test", "--timeout", "soon", "x"], timeout)).toBe(2);
     expect(timeout.err).toContain("--timeout must be a whole number of milliseconds, got soon");
+  });
+
+  it("adds the plugins of the runvil.config.json beside the scenario file to every case", async () => {
+    const { dir } = echoPluginDir();
+    writeFileSync(
+      join(dir, "echo.yaml"),
+      `cases:
+  - name: the configured Pack's tool and prelude answer
+    prompt: |
+      ---
+      name: e
+      description: Echoes.
+      runvil: 0
+      uses: [test/echo]
+      ---
+
+      # E
+
+      ## Main
+
+      \`\`\`lua
+      return tools.call('echo/say', { text = 'hi' }) .. ' ' .. shout('there')
+      \`\`\`
+    expect: { result: "hi THERE" }
+`,
+    );
+    const io = memoryIo({});
+    expect(await runCli(["test", dir], io)).toBe(0);
+    expect(io.out.trim().split("\n").at(-1)).toBe("1 passed, 0 failed");
+    const elsewhere = mkdtempSync(join(tmpdir(), "runvil-test-cmd-"));
+    writeFileSync(join(elsewhere, "echo.yaml"), readFileSync(join(dir, "echo.yaml")));
+    const without = memoryIo({});
+    expect(await runCli(["test", elsewhere], without)).toBe(1);
+    expect(without.out).toContain(
+      "it failed with RequirementsUnmet: the environment cannot satisfy",
+    );
+  });
+
+  it("stops before any case when the configuration is broken", async () => {
+    const { dir, config } = echoPluginDir();
+    writeFileSync(config, '{ "plugins": [{ "module": 42 }] }');
+    writeFileSync(join(dir, "t.md"), prompt);
+    writeFileSync(
+      join(dir, "t.yaml"),
+      `cases:\n  - name: never runs\n    prompt_file: t.md\n    expect: { result: "x" }\n`,
+    );
+    const io = memoryIo({});
+    expect(await runCli(["test", dir], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toMatch(/t\.yaml: Host error: .*runvil\.config\.json: plugins\[0\]\.module /);
   });
 });

@@ -1,3 +1,4 @@
+import type { PluginEntry } from "@runvil/host";
 import {
   type CaseResult,
   collectScenarioFiles,
@@ -10,6 +11,7 @@ import {
   ScenarioPathError,
   toJsonReport,
 } from "@runvil/testkit";
+import { ConfigPlugins } from "../host/config-plugins";
 import type { CliIo } from "../io";
 
 /** Options of `runvil test`. */
@@ -25,9 +27,28 @@ export interface TestOptions {
 }
 
 /**
- * `runvil test FILE|DIR...`: loads every scenario file (a format error in any file stops
- * before any case runs), runs every case, prints the report ending with
- * `N passed, N failed` (`, N skipped`), and resolves to 1 when any case failed.
+ * The plugins each scenario file's cases add to their Host (from the runvil.config.json found
+ * from the file's directory upward), or the configuration's error message.
+ */
+async function pluginsPerFile(
+  files: readonly ScenarioFile[],
+): Promise<Map<string, readonly PluginEntry[]> | string> {
+  const configs = new ConfigPlugins();
+  const plugins = new Map<string, readonly PluginEntry[]>();
+  for (const file of files) {
+    try {
+      plugins.set(file.path, await configs.for(file.path));
+    } catch (error) {
+      return `${file.path}: Host error: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return plugins;
+}
+
+/**
+ * `runvil test FILE|DIR...`: loads every scenario file (a format error in any file, or a bad
+ * runvil.config.json, stops before any case runs), runs every case, prints the report ending
+ * with `N passed, N failed` (`, N skipped`), and resolves to 1 when any case failed.
  */
 export async function testCommand(
   paths: readonly string[],
@@ -45,11 +66,19 @@ export async function testCommand(
     throw error;
   }
   if (options.filter !== undefined) files = filterCases(files, options.filter);
+  const plugins = await pluginsPerFile(files.filter((file) => file.cases.length > 0));
+  if (typeof plugins === "string") {
+    io.stderr(`${plugins}\n`);
+    return 1;
+  }
   const results: CaseResult[] = [];
   for (const file of files) {
     for (const scenarioCase of file.cases) {
       results.push(
-        await runScenarioCase(file.path, scenarioCase, { timeoutMs: options.timeoutMs }),
+        await runScenarioCase(file.path, scenarioCase, {
+          timeoutMs: options.timeoutMs,
+          plugins: plugins.get(file.path) ?? [],
+        }),
       );
     }
   }

@@ -1,0 +1,67 @@
+import { dirname } from "node:path";
+import { createHost, type Host, loadHostConfig } from "@runvil/host";
+import { findConfigFile } from "./find-config";
+import { withOfficialPlugins } from "./official-plugins";
+
+/** Where the CLI's Host comes from for one prompt or scenario file. */
+export interface CliHostOptions {
+  /** The prompt (or scenario) file; the config lookup starts in its directory. */
+  readonly promptFile: string;
+  /** `--config FILE`: use this configuration instead of looking one up. */
+  readonly configFile?: string;
+}
+
+/** A Host ready for prepare, or why there is none. */
+export type CliHostResult =
+  | { readonly ok: true; readonly host: Host; readonly configFile: string | undefined }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * The configuration file that applies to a prompt: `configFile` when given, else the nearest
+ * runvil.config.json from the prompt's directory upward (see findConfigFile), else undefined.
+ */
+export function configFileFor(options: CliHostOptions): Promise<string | undefined> {
+  if (options.configFile !== undefined) return Promise.resolve(options.configFile);
+  return findConfigFile(dirname(options.promptFile));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Sets up the Host of a configuration file (undefined: none): the official plugins plus the
+ * file's plugins and services (docs/design/cli.md). A configuration or plugin problem gives
+ * `ok: false` with a message naming the file.
+ */
+export async function hostForConfig(configFile: string | undefined): Promise<CliHostResult> {
+  try {
+    const config = configFile === undefined ? { plugins: [] } : await loadHostConfig(configFile);
+    const host = await createHost({ ...config, plugins: withOfficialPlugins(config.plugins) });
+    return { ok: true, host, configFile };
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+}
+
+/** Sets up the Host for one prompt: {@link hostForConfig} of {@link configFileFor}. */
+export async function loadCliHost(options: CliHostOptions): Promise<CliHostResult> {
+  return hostForConfig(await configFileFor(options));
+}
+
+/** Caches one Host per configuration file, for commands that handle many files. */
+export class CliHostCache {
+  readonly #hosts = new Map<string, Promise<CliHostResult>>();
+
+  /** The Host for `options`, set up once per configuration file (and once without one). */
+  async get(options: CliHostOptions): Promise<CliHostResult> {
+    const configFile = await configFileFor(options);
+    const key = configFile ?? "";
+    let host = this.#hosts.get(key);
+    if (host === undefined) {
+      host = hostForConfig(configFile);
+      this.#hosts.set(key, host);
+    }
+    return host;
+  }
+}

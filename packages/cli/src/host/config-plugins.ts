@@ -1,0 +1,23 @@
+import { loadHostConfig, type PluginEntry } from "@runvil/host";
+import { configFileFor } from "./cli-host";
+
+/**
+ * The plugins of the runvil.config.json that applies to each scenario file (the same lookup as
+ * `runvil run`), loaded once per configuration file: `runvil test` adds them to every case's
+ * Host. Rejects with the configuration's error (its message names the file).
+ */
+export class ConfigPlugins {
+  readonly #byConfig = new Map<string, Promise<readonly PluginEntry[]>>();
+
+  /** The plugins for the scenario file at `path` (`[]` when no configuration applies). */
+  async for(path: string): Promise<readonly PluginEntry[]> {
+    const configFile = await configFileFor({ promptFile: path });
+    if (configFile === undefined) return [];
+    let plugins = this.#byConfig.get(configFile);
+    if (plugins === undefined) {
+      plugins = loadHostConfig(configFile).then((config) => config.plugins);
+      this.#byConfig.set(configFile, plugins);
+    }
+    return plugins;
+  }
+}

@@ -1,0 +1,98 @@
+import type { EffectPort, RunEvent } from "@runvil/engine";
+import { formatEventLine, loadEngine } from "@runvil/engine";
+import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
+import { toolDispatcherFor } from "@runvil/host";
+import { loadLuaRuntime } from "@runvil/lua";
+import { createPromptParser } from "@runvil/parser";
+import { INPUT_BROKER, type InputBroker, isToolFailure } from "@runvil/sdk";
+import { formatHostError, formatParseError } from "../format-parse-error";
+import { loadCliHost } from "../host/cli-host";
+import type { RunListeners } from "./run-handle";
+import { RunProgress } from "./run-progress";
+import type { RunReport, RunRequest } from "./run-request";
+import { toolErrorText } from "./tool-error-text";
+
+/** What the thread that runs a request lends it besides the request itself. */
+export interface RunSides extends RunListeners {
+  /** The input broker to lend the run (when `request.operator`); absent: none. */
+  readonly broker?: InputBroker;
+  /** The shared cancel flag (a worker run). */
+  readonly cancelFlag?: Int32Array;
+  /** An in-thread cancel check (an in-process run). */
+  readonly shouldCancel?: () => boolean;
+  /** Ends every wait of the run when aborted. */
+  readonly signal?: AbortSignal;
+  /** Let the event loop turn before each store operation (an in-process run sees Ctrl-C then). */
+  readonly yieldToEventLoop?: boolean;
+}
+
+/**
+ * Performs one `runvil run` request in the calling thread: parses the prompt, sets up the Host
+ * (docs/design/cli.md), prepares the run against it, and runs it with the Engine, the store
+ * and the Harness's tool dispatcher. Resolves with how it ended; rejects only for a bug.
+ */
+export async function executeRun(request: RunRequest, sides: RunSides): Promise<RunReport> {
+  const parsed = createPromptParser(await loadLuaRuntime())(request.bytes, { path: request.file });
+  if (!parsed.ok) {
+    return { kind: "parse-error", text: formatParseError(request.file, parsed.error) };
+  }
+
+  const loaded = await loadCliHost({
+    promptFile: request.file,
+    ...(request.configFile === undefined ? {} : { configFile: request.configFile }),
+  });
+  if (!loaded.ok) {
+    return { kind: "host-error", text: formatHostError(request.file, loaded.message) };
+  }
+  const broker = request.operator ? sides.broker : undefined;
+  const prepared = loaded.host.prepare(parsed.prompt, {
+    services: broker === undefined ? {} : { [INPUT_BROKER]: broker },
+  });
+  if (!prepared.ok) return { kind: "refused", notice: prepared.notice };
+
+  const store = request.store === undefined ? new MemoryStore() : new DirectoryStore(request.store);
+  const progress = request.progress ? new RunProgress() : undefined;
+  const showProgress = (changed: boolean | undefined): void => {
+    if (changed === true && progress !== undefined) sides.onProgress?.(progress.text);
+  };
+  const onEvent = (event: RunEvent): void => {
+    if (request.eventLines) sides.onEventLine?.(formatEventLine(event));
+    showProgress(progress?.event(event));
+  };
+  const tools = toolDispatcherFor(prepared.run, {
+    store,
+    // A ToolFailure's message already reached the run; only an unexpected exception is shown.
+    onToolError: (toolId, error) => {
+      if (!isToolFailure(error)) sides.onToolError?.(toolId, toolErrorText(error));
+    },
+  });
+  const port = new RunPort(store, {
+    onEvent,
+    tools,
+    yieldToEventLoop: sides.yieldToEventLoop ?? false,
+  });
+  // The progress line counts effects when they are issued, tool calls included.
+  const effects: EffectPort = {
+    storeOp: (operation) => {
+      showProgress(progress?.storeOp());
+      return port.storeOp(operation);
+    },
+    toolCall: (call) => {
+      showProgress(progress?.toolCall());
+      return port.toolCall(call);
+    },
+    emit: (event) => port.emit(event),
+  };
+
+  const engine = await loadEngine();
+  const result = await engine.run(parsed.prompt, {
+    effects,
+    args: request.args,
+    catalog: prepared.run.catalog,
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(sides.cancelFlag === undefined ? {} : { cancelFlag: sides.cancelFlag }),
+    ...(sides.shouldCancel === undefined ? {} : { shouldCancel: sides.shouldCancel }),
+    ...(sides.signal === undefined ? {} : { signal: sides.signal }),
+  });
+  return { kind: "finished", result };
+}

@@ -1,0 +1,25 @@
+import type { RunReport } from "./run-request";
+
+/** How a started run ended: with its report, or stopped by force after a Ctrl-C. */
+export type RunEnd =
+  | { readonly kind: "report"; readonly report: RunReport }
+  /** The run did not end within the grace period after Ctrl-C, so its thread was terminated. */
+  | { readonly kind: "stopped" };
+
+/** A run started in this thread or in a worker. */
+export interface RunHandle {
+  /** Settles when the run ended (rejects only for a bug: a crashed worker). */
+  readonly done: Promise<RunEnd>;
+  /** Ctrl-C: asks the run to stop (it ends cancelled); calling it again does nothing more. */
+  cancel(): void;
+}
+
+/** What a started run reports back while it runs. */
+export interface RunListeners {
+  /** Each run event as a JSON Lines line (when the request asks for them). */
+  readonly onEventLine?: (line: string) => void;
+  /** The progress line's new text (when the request asks for it). */
+  readonly onProgress?: (text: string) => void;
+  /** A tool failed with an exception that is not a ToolFailure: its id and the error's text. */
+  readonly onToolError?: (toolId: string, text: string) => void;
+}

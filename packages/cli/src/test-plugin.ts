@@ -1,0 +1,47 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Writes a folder holding a plugin module and the runvil.config.json that loads it (tests
+ * only). The plugin adds the Pack `test/echo`: `echo/say {text}` answers its text (trusted),
+ * `echo/boom` throws a plain Error (`kaboom`), and its prelude defines `shout(text)`, which
+ * calls `echo/say`. Returns the folder and the config file's path.
+ */
+export function echoPluginDir(): { dir: string; config: string } {
+  const dir = mkdtempSync(join(tmpdir(), "runvil-echo-plugin-"));
+  writeFileSync(
+    join(dir, "echo-plugin.mjs"),
+    `export const echoPlugin = {
+  name: "echo-plugin",
+  setup(api) {
+    api.addPack({
+      vendor: "test",
+      name: "echo",
+      description: "Echoes.",
+      prelude: 'local pack = ...\\nfunction shout(text) return tools.call(pack .. "/say", { text = string.upper(text) }) end',
+      tools: [
+        {
+          id: "echo/say",
+          description: "Answers its text.",
+          parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          trust: "trusted",
+          run: (args) => args.text,
+        },
+        {
+          id: "echo/boom",
+          description: "Throws.",
+          parameters: { type: "object", properties: {} },
+          trust: "trusted",
+          run: () => { throw new Error("kaboom"); },
+        },
+      ],
+    });
+  },
+};
+`,
+  );
+  const config = join(dir, "runvil.config.json");
+  writeFileSync(config, '{ "plugins": [{ "module": "./echo-plugin.mjs" }] }');
+  return { dir, config };
+}

@@ -1,0 +1,114 @@
+import { Worker } from "node:worker_threads";
+import type { InputBroker } from "@runvil/sdk";
+import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
+import type { RunRequest } from "../run/run-request";
+import type { FromWorker, ToWorker, WorkerStart } from "./messages";
+
+/** How long a cancelled run may take to end before its thread is terminated (2 s). */
+export const CANCEL_GRACE_MS = 2000;
+
+/** Options of {@link startWorkerRun}. */
+export interface WorkerRunOptions extends RunListeners {
+  /** The operator's input broker on this thread; the run's asks are forwarded to it. */
+  readonly broker?: InputBroker;
+  /** The grace period after `cancel` (default {@link CANCEL_GRACE_MS}). */
+  readonly graceMs?: number;
+  /** The worker script (default: worker.js beside this module, i.e. dist/worker.js). */
+  readonly workerUrl?: URL;
+}
+
+/**
+ * Starts a run in a worker thread (docs/design/architecture.md "Threads and cancellation").
+ * `cancel` sets the shared cancel flag, which every section VM's count hook reads, and asks the
+ * worker to end every wait; if the run has not ended `graceMs` later, the worker is terminated
+ * and the run ends `stopped`. The operator's questions are forwarded to `broker`.
+ */
+export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): RunHandle {
+  const flagBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  const flag = new Int32Array(flagBuffer);
+  const start: WorkerStart = { request, cancelFlag: flagBuffer };
+  const worker = new Worker(options.workerUrl ?? new URL("./worker.js", import.meta.url), {
+    workerData: start,
+  });
+  const send = (message: ToWorker): void => worker.postMessage(message);
+  const asks = new Map<number, AbortController>();
+  let grace: NodeJS.Timeout | undefined;
+  let cancelled = false;
+  let settled = false;
+  let settle: (end: RunEnd | Error) => void = () => {};
+
+  const done = new Promise<RunEnd>((resolve, reject) => {
+    settle = (end) => {
+      if (settled) return;
+      settled = true;
+      if (grace !== undefined) clearTimeout(grace);
+      for (const controller of asks.values()) controller.abort();
+      asks.clear();
+      void worker.terminate();
+      if (end instanceof Error) reject(end);
+      else resolve(end);
+    };
+  });
+
+  const forwardAsk = (id: number, prompt: string | undefined): void => {
+    const broker = options.broker;
+    if (broker === undefined) {
+      send({ type: "answer-failed", id, message: "this run has no operator to ask" });
+      return;
+    }
+    const controller = new AbortController();
+    asks.set(id, controller);
+    const { signal } = controller;
+    broker.ask(prompt === undefined ? { signal } : { prompt, signal }).then(
+      (text) => {
+        if (asks.delete(id)) send({ type: "answer", id, text });
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (asks.delete(id)) send({ type: "answer-failed", id, message });
+      },
+    );
+  };
+
+  worker.on("message", (message: FromWorker) => {
+    switch (message.type) {
+      case "event-line":
+        options.onEventLine?.(message.line);
+        return;
+      case "progress":
+        options.onProgress?.(message.text);
+        return;
+      case "tool-error":
+        options.onToolError?.(message.toolId, message.text);
+        return;
+      case "ask":
+        forwardAsk(message.id, message.prompt);
+        return;
+      case "ask-withdrawn":
+        asks.get(message.id)?.abort();
+        asks.delete(message.id);
+        return;
+      case "report":
+        settle({ kind: "report", report: message.report });
+        return;
+      case "crash":
+        settle(new Error(`the run's thread failed: ${message.message}`));
+        return;
+    }
+  });
+  worker.on("error", (error) => settle(error));
+  worker.on("exit", (code) => {
+    settle(new Error(`the run's thread exited (code ${code}) before the run ended`));
+  });
+
+  return {
+    done,
+    cancel() {
+      if (cancelled || settled) return;
+      cancelled = true;
+      Atomics.store(flag, 0, 1);
+      send({ type: "cancel" });
+      grace = setTimeout(() => settle({ kind: "stopped" }), options.graceMs ?? CANCEL_GRACE_MS);
+    },
+  };
+}
