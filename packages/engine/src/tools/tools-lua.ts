@@ -205,6 +205,25 @@ end
 function lib.packs_required() return pack_list('required') end
 function lib.packs_extras() return pack_list('extras') end
 
+-- The names one offer argument gives: a name, or an object read through \`known\`, or an array
+-- of them (its sequence part); any other value fails with the \`shape\` refusal.
+local function offered_names(v, known, shape)
+  if type(v) ~= 'table' then
+    local id = type(v) == 'string' and v or known[v]
+    if id == nil then fail(shape, tname(v)) end
+    return { id }
+  end
+  local ids, i, e = {}, 1, v[1]
+  while e ~= nil do
+    local id = type(e) == 'string' and e or known[e]
+    if id == nil then fail(shape, tname(e)) end
+    ids[i] = id
+    i = i + 1
+    e = v[i]
+  end
+  return ids
+end
+
 -- Offers: the fixed-list refusal first, then the shape of every entry, then the host checks
 -- every name and records all of them or none.
 function lib.offer(...)
@@ -212,48 +231,15 @@ function lib.offer(...)
   if select('#', ...) > 1 then fail('offer_extra', tname((select(2, ...)))) end
   local v = ...
   if v == nil then return end
-  local ids
-  if type(v) == 'table' then
-    ids = {}
-    local i, e = 1, v[1]
-    while e ~= nil do
-      local id = type(e) == 'string' and e or tool_ids[e]
-      if id == nil then fail('offer_shape', tname(e)) end
-      ids[i] = id
-      i = i + 1
-      e = v[i]
-    end
-    if i == 1 then return end
-  else
-    local id = type(v) == 'string' and v or tool_ids[v]
-    if id == nil then fail('offer_shape', tname(v)) end
-    ids = { id }
-  end
-  H('offer', ids)
+  local ids = offered_names(v, tool_ids, 'offer_shape')
+  if #ids > 0 then H('offer', ids) end
 end
 
 function lib.packs_offer(...)
   H('open', 'packs.offer')
   if select('#', ...) > 1 then fail('packs_offer_extra', tname((select(2, ...)))) end
-  local v = ...
-  local ids
-  if type(v) == 'table' then
-    ids = {}
-    local i, e = 1, v[1]
-    while e ~= nil do
-      local id = type(e) == 'string' and e or pack_ids[e]
-      if id == nil then fail('packs_offer_shape', tname(e)) end
-      ids[i] = id
-      i = i + 1
-      e = v[i]
-    end
-    if i == 1 then return end
-  else
-    local id = type(v) == 'string' and v or pack_ids[v]
-    if id == nil then fail('packs_offer_shape', tname(v)) end
-    ids = { id }
-  end
-  H('offer_packs', ids)
+  local ids = offered_names((...), pack_ids, 'packs_offer_shape')
+  if #ids > 0 then H('offer_packs', ids) end
 end
 
 function lib.allow_tasks(...)
