@@ -1,5 +1,9 @@
 export { HostConfigError } from "./config/host-config-error";
-export { findHostConfig, loadHostConfig } from "./config/load-host-config";
+export {
+  findHostConfig,
+  type LoadHostConfigOptions,
+  loadHostConfig,
+} from "./config/load-host-config";
 export { HOST_CONFIG_FILE } from "./config/parse-host-config";
 export { createHost, type Host, type HostPack } from "./host";
 export type { HostOptions, PluginEntry, PrepareRunOptions } from "./host-options";

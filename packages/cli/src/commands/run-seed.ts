@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+
 /**
  * The largest run seed, 2^64 − 1 (the Engine's MAX_RUN_SEED, repeated here so the main thread
  * does not load the Engine just to check an option).
@@ -14,4 +16,13 @@ export function parseSeed(text: string): bigint | undefined {
   if (!/^[0-9]+$/.test(text)) return undefined;
   const seed = BigInt(text);
   return seed <= MAX_SEED ? seed : undefined;
+}
+
+/**
+ * A run seed drawn from a secure random source: the run's untrusted-envelope nonce derives from
+ * the seed, so a seed nobody can guess keeps the envelope unforgeable (tools chapter, "The run's
+ * nonce"). `--seed N` replaces it to reproduce a run.
+ */
+export function randomSeed(): bigint {
+  return randomBytes(8).readBigUInt64BE(0);
 }

@@ -10,7 +10,7 @@ import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
 import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
 import { ProgressLine } from "./progress-line";
-import { parseSeed, seedUsageError } from "./run-seed";
+import { parseSeed, randomSeed, seedUsageError } from "./run-seed";
 
 /** Options of `runvil run`, as given on the command line. */
 export interface RunCommandOptions {
@@ -91,13 +91,16 @@ export async function runCommand(
   options: RunCommandOptions,
   io: CliIo,
 ): Promise<number> {
-  let seed: bigint | undefined;
-  if (options.seed !== undefined) {
-    seed = parseSeed(options.seed);
-    if (seed === undefined) {
+  let seed: bigint;
+  if (options.seed === undefined) {
+    seed = randomSeed();
+  } else {
+    const given = parseSeed(options.seed);
+    if (given === undefined) {
       io.stderr(`${seedUsageError(options.seed)}\n`);
       return 2;
     }
+    seed = given;
   }
   const inputMode = parseInputMode(options.input);
   if (inputMode === undefined) {
@@ -127,7 +130,7 @@ export async function runCommand(
     file,
     bytes,
     args: options.args ?? "",
-    ...(seed === undefined ? {} : { seed }),
+    seed,
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.config === undefined ? {} : { configFile: options.config }),
     operator,

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { createHost, type Host, loadHostConfig } from "@runvil/host";
 import { findConfigFile } from "./find-config";
-import { withOfficialPlugins } from "./official-plugins";
+import { OFFICIAL_MODULES, withOfficialPlugins } from "./official-plugins";
 
 /** Where the CLI's Host comes from for one prompt or scenario file. */
 export interface CliHostOptions {
@@ -36,7 +36,10 @@ function messageOf(error: unknown): string {
  */
 export async function hostForConfig(configFile: string | undefined): Promise<CliHostResult> {
   try {
-    const config = configFile === undefined ? { plugins: [] } : await loadHostConfig(configFile);
+    const config =
+      configFile === undefined
+        ? { plugins: [] }
+        : await loadHostConfig(configFile, { builtins: OFFICIAL_MODULES });
     const host = await createHost({ ...config, plugins: withOfficialPlugins(config.plugins) });
     return { ok: true, host, configFile };
   } catch (error) {

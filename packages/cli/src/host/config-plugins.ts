@@ -1,5 +1,6 @@
 import { loadHostConfig, type PluginEntry } from "@runvil/host";
 import { configFileFor } from "./cli-host";
+import { OFFICIAL_MODULES } from "./official-plugins";
 
 /**
  * The plugins of the runvil.config.json that applies to each scenario file (the same lookup as
@@ -15,7 +16,9 @@ export class ConfigPlugins {
     if (configFile === undefined) return [];
     let plugins = this.#byConfig.get(configFile);
     if (plugins === undefined) {
-      plugins = loadHostConfig(configFile).then((config) => config.plugins);
+      plugins = loadHostConfig(configFile, { builtins: OFFICIAL_MODULES }).then(
+        (config) => config.plugins,
+      );
       this.#byConfig.set(configFile, plugins);
     }
     return plugins;

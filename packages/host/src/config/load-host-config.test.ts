@@ -135,6 +135,34 @@ describe("loadHostConfig", () => {
     );
   });
 
+  it("takes a module it cannot resolve from the builtins, and a resolvable one from disk", async () => {
+    const builtin = { name: "@runvil/plugin-web", setup: () => undefined };
+    const file = write(
+      "project/runvil.config.json",
+      JSON.stringify({
+        plugins: [
+          { module: "@runvil/plugin-web", options: { fetch: { timeoutMs: 5 } } },
+          { module: "./plugins/local.mjs" },
+        ],
+      }),
+    );
+    const local = { name: "not-used", setup: () => undefined };
+    const options = await loadHostConfig(file, {
+      builtins: { "@runvil/plugin-web": { default: builtin }, "./plugins/local.mjs": local },
+    });
+    expect(options.plugins[0]).toEqual({ plugin: builtin, options: { fetch: { timeoutMs: 5 } } });
+    expect(options.plugins[1]?.plugin.name).toBe("local");
+    expect(
+      await loadHostConfig(write("other/runvil.config.json", '{"plugins":[{"module":"x"}]}'), {
+        builtins: {},
+      }).catch((error: Error) => error.message.split(": ").slice(1).join(": ")),
+    ).toBe(
+      'plugins[0].module: cannot find "x": no package x in node_modules from ' +
+        join(root, "other") +
+        " up",
+    );
+  });
+
   it("says when a module has no plugin to pick", async () => {
     expect(await configError({ plugins: [{ module: "./plugins/none.mjs" }] })).toBe(
       'plugins[0].module: "./plugins/none.mjs" exports no plugin (an object with a string name and a setup function)',

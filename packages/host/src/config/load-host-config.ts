@@ -7,20 +7,40 @@ import { HOST_CONFIG_FILE, type PluginConfig, parseHostConfig } from "./parse-ho
 import { pluginExport } from "./plugin-export";
 import { ModuleNotFound, resolveModule } from "./resolve-module";
 
-async function loadPlugin(file: string, dir: string, entry: PluginConfig): Promise<PluginEntry> {
+/** Options of {@link loadHostConfig}. */
+export interface LoadHostConfigOptions {
+  /**
+   * Modules the caller already holds, by the name a config file gives them (such as
+   * `@runvil/plugin-web` for a CLI that bundles the official plugins): used when the name
+   * cannot be resolved from the config file's directory.
+   */
+  readonly builtins?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+async function loadPlugin(
+  file: string,
+  dir: string,
+  entry: PluginConfig,
+  builtins: LoadHostConfigOptions["builtins"],
+): Promise<PluginEntry> {
   const quoted = JSON.stringify(entry.module);
-  let path: string;
+  let path: string | undefined;
   try {
     path = resolveModule(entry.module, dir);
   } catch (error) {
-    const detail = error instanceof ModuleNotFound ? `: ${error.message}` : "";
-    throw new HostConfigError(file, `${entry.key}.module: cannot find ${quoted}${detail}`, {
-      cause: error,
-    });
+    if (builtins === undefined || !Object.hasOwn(builtins, entry.module)) {
+      const detail = error instanceof ModuleNotFound ? `: ${error.message}` : "";
+      throw new HostConfigError(file, `${entry.key}.module: cannot find ${quoted}${detail}`, {
+        cause: error,
+      });
+    }
   }
-  let namespace: Record<string, unknown>;
+  let namespace: Readonly<Record<string, unknown>>;
   try {
-    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    namespace =
+      path === undefined
+        ? (builtins?.[entry.module] ?? {})
+        : ((await import(pathToFileURL(path).href)) as Record<string, unknown>);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new HostConfigError(file, `${entry.key}.module: cannot load ${quoted}: ${detail}`, {
@@ -42,9 +62,13 @@ async function loadPlugin(file: string, dir: string, entry: PluginConfig): Promi
  * file's directory (a relative path, or a package in `node_modules`) and imported, and its
  * plugin export is picked (`export`, else the default export, else the only plugin export).
  * Resolves with the HostOptions for `createHost`; rejects with a HostConfigError whose message
- * names `file` (as given) and the key path.
+ * names `file` (as given) and the key path. A module that cannot be resolved but is one of
+ * `options.builtins` is taken from there.
  */
-export async function loadHostConfig(file: string): Promise<HostOptions> {
+export async function loadHostConfig(
+  file: string,
+  options: LoadHostConfigOptions = {},
+): Promise<HostOptions> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -55,7 +79,9 @@ export async function loadHostConfig(file: string): Promise<HostOptions> {
   const config = parseHostConfig(file, text);
   const dir = dirname(resolve(file));
   const plugins: PluginEntry[] = [];
-  for (const entry of config.plugins) plugins.push(await loadPlugin(file, dir, entry));
+  for (const entry of config.plugins) {
+    plugins.push(await loadPlugin(file, dir, entry, options.builtins));
+  }
   return { plugins, services: config.services };
 }
 
