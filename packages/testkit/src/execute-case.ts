@@ -51,7 +51,6 @@ export interface CaseRun {
 export function unsupportedInputs(scenarioCase: ScenarioCase): string | undefined {
   const missing: string[] = [];
   if (scenarioCase.models.replies.length > 0) missing.push("scripted model replies");
-  if (scenarioCase.stopAfterMs !== undefined) missing.push("stop_after_ms");
   return missing.length === 0 ? undefined : missing.join(", ");
 }
 
@@ -158,12 +157,15 @@ export async function executeCase(
     });
     const port = new RunPort(store, { onEvent: (event) => events.push(event), tools });
     const controller = new AbortController();
+    const stopController = new AbortController();
     const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
     const started = performance.now();
+    const { cancelAfterMs, stopAfterMs } = scenarioCase;
     const cancelAt =
-      scenarioCase.cancelAfterMs === undefined
-        ? Number.POSITIVE_INFINITY
-        : started + scenarioCase.cancelAfterMs;
+      cancelAfterMs === undefined ? Number.POSITIVE_INFINITY : started + cancelAfterMs;
+    // stop_after_ms stops the run, which is not a cancel (docs/design/stop.md): the hook sees
+    // shouldStop in a spinning block, the timer aborts stopSignal for the waits.
+    const stopAt = stopAfterMs === undefined ? Number.POSITIVE_INFINITY : started + stopAfterMs;
     const giveUpAt = started + timeoutMs;
     let timedOut = false;
     const shouldCancel = (): boolean => {
@@ -171,16 +173,20 @@ export async function executeCase(
       if (now >= giveUpAt) timedOut = true;
       return now >= cancelAt || now >= giveUpAt;
     };
+    const shouldStop = (): boolean => performance.now() >= stopAt;
     const timers = [
-      setTimeout(
-        () => controller.abort(),
-        Math.min(timeoutMs, scenarioCase.cancelAfterMs ?? timeoutMs),
-      ),
       setTimeout(() => {
         timedOut = true;
         controller.abort();
       }, timeoutMs),
     ];
+    // A cancel timer only when it comes first: at the timeout, the run is failed, not cancelled.
+    if (cancelAfterMs !== undefined && cancelAfterMs < timeoutMs) {
+      timers.push(setTimeout(() => controller.abort(), cancelAfterMs));
+    }
+    if (stopAfterMs !== undefined && stopAfterMs < timeoutMs) {
+      timers.push(setTimeout(() => stopController.abort(), stopAfterMs));
+    }
     let result: RunResult;
     try {
       const limits: { logEvents?: number; luaMemoryBytes?: number } = {};
@@ -200,6 +206,7 @@ export async function executeCase(
         catalog: prepared.run.catalog,
         shouldCancel,
         signal: controller.signal,
+        ...(stopAfterMs === undefined ? {} : { shouldStop, stopSignal: stopController.signal }),
       });
     } finally {
       for (const timer of timers) clearTimeout(timer);

@@ -115,6 +115,19 @@ describe("runScenarioCase on the scenario Host", () => {
     expect(result.mismatches.map((m) => m.path)).toEqual(["expect.var"]);
   });
 
+  it("fails a held ask that outlives the timeout, instead of reporting a cancel", async () => {
+    const yaml = usingCase(
+      "user-input",
+      "return input.ask()",
+      "    operator: [{ hold: true }]\n    expect: { outcome: cancelled }\n",
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml), { timeoutMs: 200 });
+    expect([result.status, result.failure]).toEqual([
+      "failed",
+      "the run did not finish within 200 ms",
+    ]);
+  });
+
   it("answers input.ask from the operator list", async () => {
     const yaml = usingCase(
       "user-input",

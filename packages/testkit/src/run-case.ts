@@ -23,8 +23,7 @@ export interface RunCaseOptions {
  * Runs one scenario case on its scenario Host (official Packs with the case's fixture web,
  * fixture Packs, scripted operator, your `plugins`) through the parser, prepare and the
  * Engine, and checks its expectations. Never throws: a case the runner cannot run (it needs
- * scripted model replies or `stop_after_ms`, which the runner does not provide yet) fails
- * saying what it needs; a case whose scripted operator or models ran out fails with
+ * scripted model replies, which the runner does not provide yet) fails saying what it needs; a case whose scripted operator or models ran out fails with
  * `the scenario scripts no operator answer for ask {n}` / `... no model reply for round {n}`
  * even when its expectations hold; a case that runs past the timeout is cancelled and fails
  * saying so.

@@ -84,6 +84,14 @@ export interface ToolCallRequest {
   readonly effect: string;
   /** Aborted when the run is cancelled: the Harness should stop the tool. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the run is stopped, which is not a cancel (docs/design/stop.md): the Harness
+   * stops the call at once (rejecting with the signal's reason) unless the tool survives a stop
+   * (`ToolDefinition.survivesStop`), whose call stays open until it answers or `signal` aborts.
+   * The run waits for every call still pending. The Engine always sets it; absent: the call is
+   * never stopped, only cancelled.
+   */
+  readonly stopSignal?: AbortSignal;
 }
 
 /** A catalog tool's answer: its text and its trust level. */

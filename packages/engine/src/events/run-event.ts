@@ -30,6 +30,8 @@ export interface EventFields {
   run_finished: {
     readonly outcome: "succeeded" | "failed" | "cancelled";
     readonly error_kind?: RunErrorKind;
+    /** True when the run was stopped rather than cancelled (outcome `cancelled`). */
+    readonly stopped?: true;
   };
   section_entered: { readonly via: EntryVia };
   section_completed: { readonly ended: EntryEnding };

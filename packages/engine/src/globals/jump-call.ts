@@ -1,5 +1,6 @@
 import type { HostFunction, LuaVm } from "../lua";
 import { argumentError, quotaError } from "../lua";
+import { RunStop } from "../run/run-context";
 import { JUMP_IN_HANDLER_MESSAGE } from "../tools/tool-messages";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
 import type { ChainRunner } from "../walk/chain-runner";
@@ -45,6 +46,8 @@ export function installCall(vm: LuaVm, entry: Entry, runChain: ChainRunner): voi
     if (entry.chain.atCallCap) throw quotaError(CALL_RECURSION_MESSAGE);
     const startVar = entry.readVar();
     const { ctx } = entry;
+    // Once the run ends (or is stopped) no chain opens: the block ends with the run (stop.md).
+    if (ctx.shouldStop()) return suspendOn(Promise.reject(new RunStop()));
     const child = entry.chain.openCallChain(ctx.tree.parentOf(section));
     ctx.emit(entry.source, "call_started", { target, child: child.id });
     return suspendOn(

@@ -18,7 +18,8 @@ export async function installPackPreludes(vm: LuaVm, entry: Entry): Promise<void
   const outcome = await installPreludes(vm, preludeChunks(ctx.runtime, preludes));
   if (outcome.ok) return;
   if (outcome.reason === "cancelled") {
-    throw new PreludeInstallFailure(ctx.ending === undefined ? { kind: "cancelled" } : "stop");
+    // A stop the count hook saw is recorded here (docs/design/stop.md).
+    throw new PreludeInstallFailure(ctx.shouldStop() ? "stop" : { kind: "cancelled" });
   }
   throw new PreludeInstallFailure(failed(entry, "Lua", outcome.message));
 }

@@ -9,7 +9,7 @@ export class PreludeInstallFailure extends Error {
   readonly ending: RunEnding | "stop";
 
   constructor(ending: RunEnding | "stop") {
-    super(ending === "stop" || ending.kind === "cancelled" ? "cancelled" : ending.error.message);
+    super(ending === "stop" || ending.kind !== "failed" ? "cancelled" : ending.error.message);
     this.name = "PreludeInstallFailure";
     this.ending = ending;
   }

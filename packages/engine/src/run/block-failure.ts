@@ -10,12 +10,15 @@ export function gateFailedMessage(title: string): string {
 
 /**
  * How a block's failure ends the run (docs/design/outcomes.md): `stop` when the run already has
- * an ending (the block was stopped because of it), else the cancel or the run error, with the
- * H1 gate applied to a `Lua` failure of an H1 block.
+ * an ending (the block was stopped because of it) or, for a block the count hook stopped, when a
+ * cancel or stop source asks for it now (the hook only reads the sources; this records the
+ * ending, docs/design/stop.md), else the cancel or the run error, with the H1 gate applied to a
+ * `Lua` failure of an H1 block.
  */
 export function blockFailureEnding(entry: Entry, failure: BlockFailure): RunEnding | "stop" {
   const { ctx } = entry;
   if (ctx.ending !== undefined) return "stop";
+  if (failure.reason === "cancelled" && ctx.shouldStop()) return "stop";
   const uncaught = uncaughtError(failure, ctx.locate);
   if (uncaught.outcome === "cancelled") return { kind: "cancelled" };
   const kind = uncaught.runErrorKind ?? "Lua";

@@ -36,7 +36,9 @@ async function runPrompt(
   const ctx = new RunContext(prompt, resolveRunOptions(options), factory, runtime);
   const run = { chain: "0", entry: null, section: prompt.title.title };
   const onAbort = (): void => ctx.end({ kind: "cancelled" });
+  const onStop = (): void => ctx.requestStop();
   ctx.options.signal?.addEventListener("abort", onAbort, { once: true });
+  ctx.options.stopSignal?.addEventListener("abort", onStop, { once: true });
   ctx.emit(run, "run_started", {});
   reportDroppedTools(ctx); // tools: each catalog tool the Host dropped at prepare
   let result: string | null = null;
@@ -65,6 +67,7 @@ async function runPrompt(
     if (!(error instanceof RunStop)) throw error;
   } finally {
     ctx.options.signal?.removeEventListener("abort", onAbort);
+    ctx.options.stopSignal?.removeEventListener("abort", onStop);
   }
   const ending = ctx.ending;
   if (ending === undefined) {
@@ -79,6 +82,15 @@ async function runPrompt(
   if (ending.kind === "cancelled") {
     ctx.emit(run, "run_finished", { outcome: "cancelled" });
     return { outcome: "cancelled", var: toPlainJsonObject(ctx.rootVar), events: ctx.eventCount };
+  }
+  if (ending.kind === "stopped") {
+    ctx.emit(run, "run_finished", { outcome: "cancelled", stopped: true });
+    return {
+      outcome: "cancelled",
+      stopped: true,
+      var: toPlainJsonObject(ctx.rootVar),
+      events: ctx.eventCount,
+    };
   }
   ctx.emit(run, "run_finished", { outcome: "failed", error_kind: ending.error.kind });
   return {

@@ -21,10 +21,21 @@ export interface EventSource {
   readonly section: string;
 }
 
-/** How the run ended early: the first failure, or a cancel. */
+/**
+ * How the run ended early: the first failure, a cancel, or a stop (docs/design/stop.md). The
+ * first ending wins, except that a cancel replaces a stop.
+ */
 export type RunEnding =
   | { readonly kind: "failed"; readonly error: RunError }
-  | { readonly kind: "cancelled" };
+  | { readonly kind: "cancelled" }
+  | { readonly kind: "stopped" };
+
+const STOPPED: RunEnding = { kind: "stopped" };
+
+/** The reason `RunContext.stopAbort` aborts with: an AbortError naming the stop. */
+export function runStoppedReason(): DOMException {
+  return new DOMException("the run was stopped", "AbortError");
+}
 
 /**
  * Thrown through the chains once the run has an ending (RunContext.ending): every chain
@@ -50,8 +61,13 @@ export class RunContext {
   readonly nonce: string;
   /** Names every block of the prompt by its first line, for error messages. */
   readonly locate: BlockLocator;
-  /** Aborted when the run ends early; every effect request carries its signal. */
+  /** Aborted when the run is cancelled or fails; every effect request carries its signal. */
   readonly abort = new AbortController();
+  /**
+   * Aborted when the run is stopped (not on a cancel): tool call requests carry its signal as
+   * `stopSignal`, and the Harness stops every call whose tool does not survive a stop.
+   */
+  readonly stopAbort = new AbortController();
   private argvValue: LuaJsonObject = {};
   private argvText = "{}";
   /** `var` as last read back on the root chain (the run result's `var`). */
@@ -61,6 +77,8 @@ export class RunContext {
   private seq = 0;
   private readonly live = new Set<LuaVm>();
   private endingValue: RunEnding | undefined;
+  /** The cancel check every VM polls: the run's own, plus the stop sources when it has any. */
+  private readonly vmShouldCancel: (() => boolean) | undefined;
 
   constructor(
     prompt: Prompt,
@@ -77,6 +95,11 @@ export class RunContext {
     this.uiSnapshot = options.ui === undefined ? undefined : toLuaJsonObject(options.ui);
     const labels = new Map(prompt.blocks.map((block) => [block.firstLine, block.label]));
     this.locate = (firstLine) => labels.get(firstLine);
+    const stoppable =
+      options.stopSignal !== undefined ||
+      options.stopFlag !== undefined ||
+      options.shouldStop !== undefined;
+    this.vmShouldCancel = stoppable ? () => this.vmMustStop() : options.shouldCancel;
   }
 
   /** The run's argv: derived before the H1 pass, read back and frozen after it. */
@@ -118,9 +141,16 @@ export class RunContext {
     this.options.effects.emit(event);
   }
 
-  /** A fresh section VM with the run's limits and cancel sources, tracked until closed. */
+  /**
+   * A fresh section VM with the run's limits and cancel sources, tracked until closed. A run
+   * that can be stopped gives every VM a check that also says yes once the run has an ending or
+   * a stop source asks to stop: the count hook then stops a running block, and a block resuming
+   * after a wait that outlived a stop (a tool that survives a stop) ends before its next
+   * instruction (docs/design/stop.md).
+   */
   createVm(): LuaVm {
-    const { luaMemoryBytes, cancelFlag, cancelFlagIndex, shouldCancel } = this.options;
+    const { luaMemoryBytes, cancelFlag, cancelFlagIndex } = this.options;
+    const shouldCancel = this.vmShouldCancel;
     const vm = this.factory.create({
       ...(luaMemoryBytes === undefined ? {} : { luaMemoryBytes }),
       ...(cancelFlag === undefined ? {} : { cancelFlag, cancelFlagIndex }),
@@ -138,32 +168,76 @@ export class RunContext {
   }
 
   /**
-   * Records how the run ends (the first ending wins), aborts the pending effects and cancels
-   * every live VM, so every waiting or running block stops.
+   * Records how the run ends (the first ending wins; a cancel also replaces a stop), aborts the
+   * pending effects and cancels every live VM, so every waiting or running block stops. A stop
+   * goes through {@link requestStop} instead.
    */
   end(ending: RunEnding): void {
-    if (this.endingValue !== undefined) return;
+    const current = this.endingValue;
+    if (current !== undefined && !(current.kind === "stopped" && ending.kind === "cancelled")) {
+      return;
+    }
+    if (ending.kind === "stopped") {
+      this.requestStop();
+      return;
+    }
     this.endingValue = ending;
     this.abort.abort();
     for (const vm of this.live) vm.cancel();
   }
 
   /**
+   * Stops the run (docs/design/stop.md) unless it already has an ending: nothing new starts,
+   * the stop signal of tool call requests aborts (the Harness stops every call whose tool does
+   * not survive a stop), and no VM is cancelled here: each waiting block ends when its wait
+   * settles, before it runs another instruction, so a surviving call's answer is still
+   * recorded.
+   */
+  requestStop(): void {
+    if (this.endingValue !== undefined) return;
+    this.endingValue = STOPPED;
+    this.stopAbort.abort(runStoppedReason());
+  }
+
+  /**
    * Whether the run must stop now: it already has an ending, or a cancel source asks to cancel
-   * (which then becomes the ending).
+   * or a stop source to stop (which then becomes the ending). A cancel source is still polled
+   * while the run is stopping (a cancel replaces the stop).
    */
   shouldStop(): boolean {
-    if (this.endingValue !== undefined) return true;
-    if (this.cancelRequested()) {
-      this.end({ kind: "cancelled" });
-      return true;
+    const ending = this.endingValue;
+    if (ending === undefined || ending.kind === "stopped") {
+      if (this.cancelRequested()) this.end({ kind: "cancelled" });
+      else if (ending === undefined && this.stopRequested()) this.requestStop();
     }
-    return false;
+    return this.endingValue !== undefined;
   }
 
   /** Throws RunStop when the run must stop (see shouldStop). */
   checkStop(): void {
     if (this.shouldStop()) throw new RunStop();
+  }
+
+  /**
+   * The VMs' check (count hook, before every resume) in a run that can be stopped: the run's
+   * own shouldCancel, then whether the run has an ending or a stop source asks to stop. It only
+   * reads: the Engine records the stop when it next polls (RunContext.shouldStop).
+   */
+  private vmMustStop(): boolean {
+    if (this.options.shouldCancel?.() === true) return true;
+    return this.endingValue !== undefined || this.stopRequested();
+  }
+
+  private stopRequested(): boolean {
+    const { stopFlag, stopFlagIndex, shouldStop, stopSignal } = this.options;
+    if (stopSignal?.aborted === true) return true;
+    if (stopFlag !== undefined && Atomics.load(stopFlag, stopFlagIndex) !== 0) return true;
+    if (shouldStop === undefined) return false;
+    try {
+      return shouldStop();
+    } catch {
+      return true;
+    }
   }
 
   private cancelRequested(): boolean {

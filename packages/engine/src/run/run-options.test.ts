@@ -33,6 +33,21 @@ describe("run options", () => {
     expect(() => resolveRunOptions({ effects, limits: { logEvents: 1.5 } })).toThrow(RangeError);
   });
 
+  it("refuses a stop flag another thread cannot set, or an index outside it", () => {
+    const effects = new MemoryPort();
+    expect(() => resolveRunOptions({ effects, stopFlag: new Int32Array(1) })).toThrow(
+      "stopFlag must be an Int32Array over a SharedArrayBuffer",
+    );
+    const shared = new Int32Array(new SharedArrayBuffer(8));
+    expect(() => resolveRunOptions({ effects, stopFlag: shared, stopFlagIndex: 2 })).toThrow(
+      "stopFlagIndex 2 is outside the stop flag array",
+    );
+    expect(resolveRunOptions({ effects, stopFlag: shared, stopFlagIndex: 1 })).toMatchObject({
+      stopFlag: shared,
+      stopFlagIndex: 1,
+    });
+  });
+
   it("hands the run facts to sys in the H1 pass and every section (06-sys-and-ui)", async () => {
     const run = await runTestPrompt(
       promptText(

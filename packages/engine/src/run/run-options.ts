@@ -38,6 +38,22 @@ export interface RunOptions {
   readonly shouldCancel?: () => boolean;
   /** Cancels every wait of the run when aborted. */
   readonly signal?: AbortSignal;
+  /**
+   * A stop flag another thread can set (an Int32Array over a SharedArrayBuffer; it may be the
+   * cancel flag's array at another index). A non-zero value stops the run (docs/design/stop.md):
+   * every VM's count hook polls it with `shouldStop` (every 16,000 instructions).
+   */
+  readonly stopFlag?: Int32Array;
+  /** The flag's index in `stopFlag` (0). */
+  readonly stopFlagIndex?: number;
+  /** An in-thread stop check (a deadline), polled by every VM's count hook; true stops the run. */
+  readonly shouldStop?: () => boolean;
+  /**
+   * Stops the run when aborted (not a cancel, docs/design/stop.md): nothing new starts, pending
+   * tool calls are stopped unless their tool survives a stop (their answer is awaited), and the
+   * run ends `cancelled` with `stopped: true`.
+   */
+  readonly stopSignal?: AbortSignal;
 }
 
 /** RunOptions with every default applied and every value checked. */
@@ -56,6 +72,10 @@ export interface ResolvedRunOptions {
   readonly cancelFlagIndex: number;
   readonly shouldCancel: (() => boolean) | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly stopFlag: Int32Array | undefined;
+  readonly stopFlagIndex: number;
+  readonly shouldStop: (() => boolean) | undefined;
+  readonly stopSignal: AbortSignal | undefined;
 }
 
 /** The default start instant, 2000-01-01T00:00:00Z. */
@@ -76,6 +96,8 @@ export function resolveRunOptions(options: RunOptions): ResolvedRunOptions {
   const { limits = {} } = options;
   checkPositive(limits.luaMemoryBytes, "limits.luaMemoryBytes", 1);
   checkPositive(limits.logEvents, "limits.logEvents", 0);
+  const stopFlagIndex = options.stopFlagIndex ?? 0;
+  if (options.stopFlag !== undefined) checkStopFlag(options.stopFlag, stopFlagIndex);
   return {
     effects: options.effects,
     args: options.args ?? "",
@@ -90,7 +112,21 @@ export function resolveRunOptions(options: RunOptions): ResolvedRunOptions {
     cancelFlagIndex: options.cancelFlagIndex ?? 0,
     shouldCancel: options.shouldCancel,
     signal: options.signal,
+    stopFlag: options.stopFlag,
+    stopFlagIndex,
+    shouldStop: options.shouldStop,
+    stopSignal: options.stopSignal,
   };
+}
+
+/** The stop flag must be shared (another thread sets it) and hold its index. */
+function checkStopFlag(flag: Int32Array, index: number): void {
+  if (!(flag.buffer instanceof SharedArrayBuffer)) {
+    throw new TypeError("stopFlag must be an Int32Array over a SharedArrayBuffer");
+  }
+  if (!Number.isSafeInteger(index) || index < 0 || index >= flag.length) {
+    throw new RangeError(`stopFlagIndex ${index} is outside the stop flag array`);
+  }
 }
 
 function checkPositive(value: number | undefined, name: string, min: number): void {

@@ -25,9 +25,14 @@ export interface FailedRun extends RunResultBase {
   readonly error: RunError;
 }
 
-/** A run that was cancelled. */
+/** A run that was cancelled, or stopped (docs/design/stop.md). */
 export interface CancelledRun extends RunResultBase {
   readonly outcome: "cancelled";
+  /**
+   * Present (true) when the run ended because it was stopped (RunOptions.stopSignal, stopFlag,
+   * shouldStop) rather than cancelled; absent for a cancel, also one that came during a stop.
+   */
+  readonly stopped?: true;
 }
 
 /** The run result (docs/design/outcomes.md). */

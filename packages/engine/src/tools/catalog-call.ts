@@ -59,13 +59,20 @@ export function resolveScriptTool(
  * it in tools.calls before it runs, reports `tool_call_started`, and waits for exactly one output
  * or one error. Untrusted output comes back inside the run's envelope. A ToolFailure gives its
  * model-safe message; any other failure the generic `{name}: the tool failed`. The caller reports
- * how the call ended. Rejects (reporting nothing) when the run ends while the call waits.
+ * how the call ended. Rejects (reporting nothing) when the run ends while the call waits, and
+ * issues nothing (RunStop) once the run has ended or is stopped.
+ *
+ * A stop (docs/design/stop.md) aborts the request's `stopSignal`, not its `signal`: the Harness
+ * stops the call unless its tool survives a stop. A call that ends after the stop with its own
+ * answer or failure is reported as usual (the operator's answer is recorded); one that ends
+ * with the stop's abort is not.
  */
 export async function dispatchCatalogCall(
   entry: Entry,
   call: CatalogCall,
 ): Promise<CatalogCallOutcome> {
   const { ctx } = entry;
+  ctx.checkStop();
   entry.tools.countDispatch(runToolsOf(ctx), call.tool.id);
   reportToolCallStarted(entry, catalogCallIdentity(call), call.arguments);
   const toolCall = ctx.options.effects.toolCall;
@@ -80,12 +87,26 @@ export async function dispatchCatalogCall(
       origin: entry.origin,
       effect: entry.nextEffectId(),
       signal: ctx.abort.signal,
+      stopSignal: ctx.stopAbort.signal,
     });
     if (output.trusted) return { ok: true, text: output.text, trusted: true };
     return { ok: true, text: wrapUntrusted(output.text, ctx.nonce), trusted: false };
   } catch (error) {
-    if (ctx.ending !== undefined) throw error;
+    if (abandoned(ctx, error)) throw error;
     if (isToolFailure(error)) return { ok: false, message: error.message };
     return { ok: false, message: genericToolFailureText(call.name) };
   }
+}
+
+/**
+ * Whether a call that rejected is left unreported because the run ended: always after a cancel
+ * or a failure; after a stop only when the rejection is the stop's abort (the signal's reason,
+ * or any AbortError), not the tool's own failure.
+ */
+function abandoned(ctx: Entry["ctx"], error: unknown): boolean {
+  const ending = ctx.ending;
+  if (ending === undefined) return false;
+  if (ending.kind !== "stopped") return true;
+  if (error === ctx.stopAbort.signal.reason) return true;
+  return error instanceof Error && error.name === "AbortError";
 }

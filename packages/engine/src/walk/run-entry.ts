@@ -46,6 +46,7 @@ export async function runEntry(
   runChain: ChainRunner,
   ctx: Entry["ctx"],
 ): Promise<EntryEnd> {
+  ctx.checkStop(); // nothing new starts once the run ends (docs/design/stop.md)
   const entry = new Entry(ctx, chain, section, args);
   ctx.emit(entry.source, "section_entered", { via });
   let end: EntryEnd;
