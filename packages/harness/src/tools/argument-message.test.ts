@@ -1,7 +1,9 @@
 import type { JsonObject, JsonValue } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { argumentFailureMessage } from "./argument-message";
-import { compileParameterSchema } from "./schema-compiler";
+import { loadParameterSchemaCompiler } from "./schema-compiler";
+
+const compileParameterSchema = await loadParameterSchemaCompiler();
 
 /** The message for `args` against `schema`, or "valid". */
 function check(schema: JsonValue, args: JsonObject, wire = "kit_tool"): string {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { compileParameterSchema } from "./schema-compiler";
+import { loadParameterSchemaCompiler, parameterSchemaCompiler } from "./schema-compiler";
 
-describe("compileParameterSchema", () => {
+const compileParameterSchema = await loadParameterSchemaCompiler();
+
+describe("loadParameterSchemaCompiler", () => {
+  it("loads ajv once and then gives the same compiler, also without waiting", async () => {
+    expect(await loadParameterSchemaCompiler()).toBe(compileParameterSchema);
+    expect(parameterSchemaCompiler()).toBe(compileParameterSchema);
+  });
+});
+
+describe("the parameter schema compiler", () => {
   it("loads schemas with keywords ajv does not know (strict mode off)", () => {
     const validate = compileParameterSchema({
       type: "object",

@@ -1,6 +1,4 @@
-import { Ajv, type Options, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Options, ValidateFunction } from "ajv";
 
 /**
  * The ajv options every dialect shares: strict mode off, so a Pack's schema with keywords ajv
@@ -26,17 +24,67 @@ interface AjvLike {
   compile(schema: object | boolean): ValidateFunction;
 }
 
-const instances = new Map<Dialect, AjvLike>();
+/** The ajv classes, one per dialect, as the dynamic imports give them. */
+type AjvClasses = Readonly<Record<Dialect, new (options: Options) => AjvLike>>;
 
-function instanceFor(dialect: Dialect): AjvLike {
-  let ajv = instances.get(dialect);
-  if (ajv === undefined) {
-    if (dialect === "2020-12") ajv = new Ajv2020(AJV_OPTIONS);
-    else if (dialect === "2019-09") ajv = new Ajv2019(AJV_OPTIONS);
-    else ajv = new Ajv(AJV_OPTIONS);
-    instances.set(dialect, ajv);
+/**
+ * Compiles a tool's parameter schema (see {@link loadParameterSchemaCompiler}). A schema without
+ * `$schema` is read as draft-07; a root `$schema` naming draft-06, draft-07, 2019-09 or 2020-12
+ * picks that dialect (it is dropped before compiling, so `http`/`https` and a missing `#` do not
+ * matter). Throws when ajv cannot compile the schema: not an object or boolean, an unsupported
+ * `$schema`, a schema that breaks its meta-schema, a `$ref` that does not resolve, or an
+ * `$async` schema.
+ */
+export type ParameterSchemaCompiler = (schema: unknown) => ValidateFunction;
+
+async function importAjv(): Promise<AjvClasses> {
+  const [draft07, draft2019, draft2020] = await Promise.all([
+    import("ajv"),
+    import("ajv/dist/2019.js"),
+    import("ajv/dist/2020.js"),
+  ]);
+  return { "draft-07": draft07.Ajv, "2019-09": draft2019.Ajv2019, "2020-12": draft2020.Ajv2020 };
+}
+
+let loaded: ParameterSchemaCompiler | undefined;
+let loading: Promise<ParameterSchemaCompiler> | undefined;
+
+/**
+ * Loads ajv (once per process; a failed load is retried by the next call) and resolves to the
+ * schema compiler. ajv is imported here, at the first schema check, and not when the Harness
+ * is imported: loading it costs every `runvil run` several milliseconds, most of which never
+ * call a tool (docs/design/performance.md).
+ */
+export function loadParameterSchemaCompiler(): Promise<ParameterSchemaCompiler> {
+  if (loading === undefined) {
+    const attempt = importAjv().then((classes) => {
+      loaded = compilerOver(classes);
+      return loaded;
+    });
+    loading = attempt;
+    attempt.catch(() => {
+      if (loading === attempt) loading = undefined;
+    });
   }
-  return ajv;
+  return loading;
+}
+
+/** The schema compiler once {@link loadParameterSchemaCompiler} has loaded it, else undefined. */
+export function parameterSchemaCompiler(): ParameterSchemaCompiler | undefined {
+  return loaded;
+}
+
+function compilerOver(classes: AjvClasses): ParameterSchemaCompiler {
+  const instances = new Map<Dialect, AjvLike>();
+  const instanceFor = (dialect: Dialect): AjvLike => {
+    let ajv = instances.get(dialect);
+    if (ajv === undefined) {
+      ajv = new classes[dialect](AJV_OPTIONS);
+      instances.set(dialect, ajv);
+    }
+    return ajv;
+  };
+  return (schema) => compileWith(instanceFor, schema);
 }
 
 /** The dialect a root `$schema` names, or undefined for one this checker does not support. */
@@ -47,14 +95,11 @@ function dialectOf(schemaUri: string): Dialect | undefined {
   return undefined;
 }
 
-/**
- * Compiles a tool's parameter schema. A schema without `$schema` is read as draft-07; a root
- * `$schema` naming draft-06, draft-07, 2019-09 or 2020-12 picks that dialect (it is dropped
- * before compiling, so `http`/`https` and a missing `#` do not matter). Throws when ajv cannot
- * compile the schema: not an object or boolean, an unsupported `$schema`, a schema that breaks
- * its meta-schema, a `$ref` that does not resolve, or an `$async` schema.
- */
-export function compileParameterSchema(schema: unknown): ValidateFunction {
+/** One compile of {@link ParameterSchemaCompiler} on the dialects' ajv instances. */
+function compileWith(
+  instanceFor: (dialect: Dialect) => AjvLike,
+  schema: unknown,
+): ValidateFunction {
   if (typeof schema === "boolean") return instanceFor("draft-07").compile(schema);
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError("schema must be object or boolean");

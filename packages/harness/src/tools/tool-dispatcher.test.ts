@@ -372,4 +372,90 @@ describe("ToolDispatcher", () => {
     ).toBe(reason);
     expect(runs).toBe(0);
   });
+
+  describe("a stop of the run (stopSignal)", () => {
+    /** A tool that waits until its signal aborts (recording it) or `answer` is called. */
+    function waiting(id: string, survivesStop: boolean) {
+      const seen: { signal?: AbortSignal; answer?: (text: string) => void } = {};
+      const definition = tool({
+        id,
+        survivesStop,
+        run: (_args, ctx) =>
+          new Promise<string>((resolve, reject) => {
+            seen.signal = ctx.signal;
+            seen.answer = resolve;
+            ctx.signal.addEventListener("abort", () => reject(new Error("dropped")));
+          }),
+      });
+      return { definition, seen };
+    }
+
+    it("stops a call whose tool does not survive a stop, with the stop's reason", async () => {
+      const work = waiting("kit/work", false);
+      const { dispatcher: d, errors } = logged([work.definition]);
+      const stop = new AbortController();
+      const cancel = new AbortController();
+      const call = d.call(
+        toolRequest("kit/work", {}, { signal: cancel.signal, stopSignal: stop.signal }),
+      );
+      await Promise.resolve();
+      const reason = new DOMException("the run was stopped", "AbortError");
+      stop.abort(reason);
+      expect(await rejectionOf(call)).toBe(reason);
+      expect(work.seen.signal?.aborted).toBe(true);
+      expect(cancel.signal.aborted).toBe(false);
+      expect(errors).toEqual([]);
+    });
+
+    it("keeps a call whose tool survives a stop open until it answers", async () => {
+      const ask = waiting("user-input/ask", true);
+      const d = dispatcher([ask.definition]);
+      const stop = new AbortController();
+      const cancel = new AbortController();
+      const call = d.call(
+        toolRequest("user-input/ask", {}, { signal: cancel.signal, stopSignal: stop.signal }),
+      );
+      await Promise.resolve();
+      stop.abort(new Error("stopped"));
+      expect(ask.seen.signal).toBe(cancel.signal);
+      expect(ask.seen.signal?.aborted).toBe(false);
+      ask.seen.answer?.("typed");
+      expect(await call).toEqual({ text: "typed", trusted: true });
+    });
+
+    it("still ends a surviving call when the cancel signal aborts", async () => {
+      const ask = waiting("user-input/ask", true);
+      const d = dispatcher([ask.definition]);
+      const stop = new AbortController();
+      const cancel = new AbortController();
+      const call = d.call(
+        toolRequest("user-input/ask", {}, { signal: cancel.signal, stopSignal: stop.signal }),
+      );
+      await Promise.resolve();
+      stop.abort(new Error("stopped"));
+      const reason = new Error("cancelled");
+      cancel.abort(reason);
+      expect(await rejectionOf(call)).toBe(reason);
+      expect(ask.seen.signal?.aborted).toBe(true);
+    });
+
+    it("runs a surviving tool after the stop but nothing else", async () => {
+      let runs = 0;
+      const d = dispatcher([
+        tool({ id: "kit/ask", survivesStop: true, run: () => `ran ${++runs}` }),
+        tool({ id: "kit/work", run: () => `ran ${++runs}` }),
+      ]);
+      const stop = new AbortController();
+      const reason = new Error("stopped before");
+      stop.abort(reason);
+      expect(await d.call(toolRequest("kit/ask", {}, { stopSignal: stop.signal }))).toEqual({
+        text: "ran 1",
+        trusted: true,
+      });
+      expect(
+        await rejectionOf(d.call(toolRequest("kit/work", {}, { stopSignal: stop.signal }))),
+      ).toBe(reason);
+      expect(runs).toBe(1);
+    });
+  });
 });

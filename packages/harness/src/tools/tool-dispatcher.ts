@@ -11,7 +11,11 @@ import {
 import type { ValidateFunction } from "ajv";
 import { abortError, raceAbort } from "./abortable";
 import { argumentFailureMessage } from "./argument-message";
-import { compileParameterSchema } from "./schema-compiler";
+import {
+  loadParameterSchemaCompiler,
+  type ParameterSchemaCompiler,
+  parameterSchemaCompiler,
+} from "./schema-compiler";
 import { toolOutputText } from "./tool-output-text";
 
 /** What a ToolDispatcher is built with: the run's tools, services and store. */
@@ -39,7 +43,10 @@ type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; er
  */
 const compiledSchemas = new WeakMap<ToolDefinition, CompiledSchema>();
 
-function compiledSchemaOf(definition: ToolDefinition): CompiledSchema {
+function compiledSchemaOf(
+  definition: ToolDefinition,
+  compileParameterSchema: ParameterSchemaCompiler,
+): CompiledSchema {
   let compiled = compiledSchemas.get(definition);
   if (compiled === undefined) {
     try {
@@ -50,6 +57,16 @@ function compiledSchemaOf(definition: ToolDefinition): CompiledSchema {
     compiledSchemas.set(definition, compiled);
   }
   return compiled;
+}
+
+/**
+ * The signal that ends a call: the request's `signal`, joined with its `stopSignal` unless the
+ * tool survives a stop (an unknown tool: joined, it fails anyway).
+ */
+function callSignal(request: ToolCallRequest, definition: ToolDefinition | undefined): AbortSignal {
+  const { signal, stopSignal } = request;
+  if (stopSignal === undefined || definition?.survivesStop === true) return signal;
+  return AbortSignal.any([signal, stopSignal]);
 }
 
 /**
@@ -68,6 +85,12 @@ function compiledSchemaOf(definition: ToolDefinition): CompiledSchema {
  * When the request's signal aborts, the call rejects at once with the signal's reason (an
  * AbortError when the reason is not an Error); the tool sees the same signal. A request for a
  * tool id the map lacks rejects with a plain Error (a Host/Engine mismatch, not a tool failure).
+ *
+ * A stop of the run (the request's `stopSignal`, docs/design/stop.md) is decided per tool: a
+ * tool that survives a stop (`survivesStop: true`, like the ask tool) is left running and sees
+ * only `signal`, so the operator's open question stays open; any other call is treated as if
+ * `signal` had aborted (it rejects at once with the stop signal's reason, and the tool sees a
+ * signal aborted by either).
  */
 export class ToolDispatcher {
   readonly #tools: ReadonlyMap<string, ToolDefinition>;
@@ -90,19 +113,25 @@ export class ToolDispatcher {
 
   /** Performs one catalog tool call (see the class comment for every way it can fail). */
   call(request: ToolCallRequest): Promise<ToolCallOutput> {
-    if (request.signal.aborted) return Promise.reject(abortError(request.signal));
     const definition = this.#tools.get(request.tool);
+    const signal = callSignal(request, definition);
+    if (signal.aborted) return Promise.reject(abortError(signal));
     if (definition === undefined) {
       return Promise.reject(new Error(`no tool ${request.tool} in this run's tool map`));
     }
-    const work = this.#perform(definition, request);
-    return raceAbort(work, request.signal, () => {});
+    const work = this.#perform(
+      definition,
+      signal === request.signal ? request : { ...request, signal },
+    );
+    return raceAbort(work, signal, () => {});
   }
 
   async #perform(definition: ToolDefinition, request: ToolCallRequest): Promise<ToolCallOutput> {
     const toolId = request.tool;
     const wire = toWireName(toolId);
-    const compiled = compiledSchemaOf(definition);
+    // ajv is loaded at the first schema check (performance brief, docs/design/performance.md).
+    const compile = parameterSchemaCompiler() ?? (await loadParameterSchemaCompiler());
+    const compiled = compiledSchemaOf(definition, compile);
     if (!compiled.ok) {
       this.#report(toolId, compiled.error);
       throw new ToolFailure(`${wire}: the tool's parameter schema is invalid`);
