@@ -19,7 +19,7 @@ import {
   rawGetField,
   SEALED_TARGETS_FIELD,
 } from "./private-values";
-import { jsonRuntimeFor } from "./runtime";
+import { type JsonLuaRuntime, jsonRuntimeFor } from "./runtime";
 
 /** Every json function closure's upvalues: 1 its dispatcher index, 2 the list marker, 3 `sealed_targets`. */
 const MARKER_UPVALUE = upvalueIndex(2);
@@ -36,25 +36,7 @@ const TARGETS_UPVALUE = upvalueIndex(3);
 export function installJson(vm: LuaVm): void {
   const state = VmHandle.stateOf(vm);
   const runtime = jsonRuntimeFor(state.kernel);
-  const limits = jsonEncodeLimits(state.limitBytes);
-  const tables = {
-    markerIndex: MARKER_UPVALUE,
-    targetsIndex: TARGETS_UPVALUE,
-    memoryLimit: state.limitBytes,
-  };
-  const functions: readonly (readonly [string, RawCFunction])[] = [
-    ["array", createArrayFunction(runtime.x, MARKER_UPVALUE)],
-    [
-      "decode",
-      createDecodeFunction(state.kernel, runtime.sink, MARKER_UPVALUE, false, state.limitBytes),
-    ],
-    [
-      "decode_lines",
-      createDecodeFunction(state.kernel, runtime.sink, MARKER_UPVALUE, true, state.limitBytes),
-    ],
-    ["encode", createEncodeFunction(runtime, limits, tables, false)],
-    ["encode_lines", createEncodeFunction(runtime, limits, tables, true)],
-  ];
+  const functions = jsonFunctions(runtime, state.limitBytes);
   state.hostOp(() => {
     const { kernel, L } = state;
     const { x } = kernel;
@@ -79,6 +61,43 @@ export function installJson(vm: LuaVm): void {
     x.lua_rawset(L, -3);
     x.lua_settop(L, P - 1);
   });
+}
+
+/** The json table's functions, each a field name and its raw C function. */
+type JsonFunctions = readonly (readonly [string, RawCFunction])[];
+
+/**
+ * The json functions of VMs with memory limit `limitBytes` on `runtime`'s kernel, made once: they
+ * keep no state of their own VM (the marker and `sealed_targets` are upvalues), so every VM with
+ * the same limit shares them instead of making five closures per section entry.
+ */
+const functionsByRuntime = new WeakMap<JsonLuaRuntime, Map<number, JsonFunctions>>();
+
+function jsonFunctions(runtime: JsonLuaRuntime, limitBytes: number): JsonFunctions {
+  let byLimit = functionsByRuntime.get(runtime);
+  if (byLimit === undefined) {
+    byLimit = new Map();
+    functionsByRuntime.set(runtime, byLimit);
+  }
+  let functions = byLimit.get(limitBytes);
+  if (functions === undefined) {
+    const { kernel, sink, x } = runtime;
+    const limits = jsonEncodeLimits(limitBytes);
+    const tables = {
+      markerIndex: MARKER_UPVALUE,
+      targetsIndex: TARGETS_UPVALUE,
+      memoryLimit: limitBytes,
+    };
+    functions = [
+      ["array", createArrayFunction(x, MARKER_UPVALUE)],
+      ["decode", createDecodeFunction(kernel, sink, MARKER_UPVALUE, false, limitBytes)],
+      ["decode_lines", createDecodeFunction(kernel, sink, MARKER_UPVALUE, true, limitBytes)],
+      ["encode", createEncodeFunction(runtime, limits, tables, false)],
+      ["encode_lines", createEncodeFunction(runtime, limits, tables, true)],
+    ];
+    byLimit.set(limitBytes, functions);
+  }
+  return functions;
 }
 
 /** Pushes the dispatcher closure for raw function `fn` with the marker and targets upvalues. */
