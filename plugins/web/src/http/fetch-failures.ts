@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 import { ToolFailure } from "@runvil/sdk";
 import { duration } from "../duration";
 
@@ -50,9 +50,25 @@ export const fetchFailures = {
   },
 };
 
+/** Node's table of standard reason phrases, loaded at the first failed status. */
+let reasonPhrases: Readonly<Record<number, string | undefined>> | undefined;
+
+/**
+ * `node:http` is required only when a page answers an error status: importing it at start-up
+ * loads Node's whole HTTP stack (net, streams, the parser), several milliseconds of every
+ * `runvil run` that never sees such a page (docs/design/performance.md).
+ */
+function standardPhrases(): Readonly<Record<number, string | undefined>> {
+  if (reasonPhrases === undefined) {
+    const http = createRequire(import.meta.url)("node:http") as typeof import("node:http");
+    reasonPhrases = http.STATUS_CODES;
+  }
+  return reasonPhrases;
+}
+
 /** `404 Not Found`: the status and its standard reason phrase (never the server's own text). */
 function statusLine(status: number): string {
-  const phrase = STATUS_CODES[status];
+  const phrase = standardPhrases()[status];
   return phrase === undefined ? String(status) : `${status} ${phrase}`;
 }
 

@@ -1,4 +1,20 @@
-import { convert, type HtmlToTextOptions } from "html-to-text";
+import type { HtmlToTextOptions } from "html-to-text";
+
+type Convert = (html: string, options: HtmlToTextOptions) => string;
+
+/** html-to-text's converter, imported at the first HTML page (see {@link htmlToText}). */
+let converter: Promise<Convert> | undefined;
+
+function loadConverter(): Promise<Convert> {
+  if (converter === undefined) {
+    const loading = import("html-to-text").then((module) => module.convert);
+    converter = loading;
+    loading.catch(() => {
+      if (converter === loading) converter = undefined;
+    });
+  }
+  return converter;
+}
 
 const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"];
 
@@ -54,7 +70,10 @@ function linkTarget(href: string, baseUrl: string): string {
  * headings in their own case, links as `text [absolute url]` (the url alone when it is the
  * text), images as their alt text; scripts, styles, templates and embedded objects dropped.
  * Relative links are resolved against `baseUrl`, the page's final URL.
+ * Async because html-to-text (and its HTML parser) is imported at the first page only: loading
+ * it at start-up cost every `runvil run` tens of milliseconds (docs/design/performance.md).
  */
-export function htmlToText(html: string, baseUrl: string): string {
+export async function htmlToText(html: string, baseUrl: string): Promise<string> {
+  const convert = await loadConverter();
   return convert(html, options(baseUrl));
 }

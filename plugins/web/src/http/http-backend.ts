@@ -55,7 +55,7 @@ async function fetchPage(
     }
     const body = await readCappedBody(response.body, options.maxBytes);
     if (!body.ok) throw fetchFailures.tooLarge(url, options.maxBytes);
-    return pageText(url, finalUrl.href, type, body.bytes);
+    return await pageText(url, finalUrl.href, type, body.bytes);
   } catch (error) {
     if (isToolFailure(error)) throw error;
     if (signal.aborted) throw fetchFailures.cancelled(url, signal.reason);

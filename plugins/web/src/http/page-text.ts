@@ -6,14 +6,14 @@ import { htmlToText } from "./html-text";
 /**
  * The readable text of a fetched body: HTML converted to text (links resolved against
  * `finalUrl`), JSON and other text decoded unchanged, an unlabelled body sniffed (HTML, text, or
- * a failure when binary). Throws the model-safe failure for a body that is not text.
+ * a failure when binary). Rejects with the model-safe failure for a body that is not text.
  */
-export function pageText(
+export async function pageText(
   url: string,
   finalUrl: string,
   type: ContentType,
   bytes: Uint8Array,
-): string {
+): Promise<string> {
   switch (bodyKind(type.mediaType)) {
     case "html":
       return htmlToText(decodeText(bytes, type.charset ?? sniffHtmlCharset(bytes)), finalUrl);
