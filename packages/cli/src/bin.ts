@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 import { readFile } from "node:fs/promises";
 import type { InputBroker } from "@runvil/sdk";
-import { runCli } from "./run-cli";
-import { terminalBroker } from "./terminal-broker";
+import { discardPrestartedRunWorker, prestartRunWorker } from "./worker-prestart";
+
+// `runvil run` starts its worker thread before anything else loads, so the thread's start
+// overlaps loading commander and reading the prompt (docs/design/performance.md).
+if (process.argv[2] === "run") prestartRunWorker();
+const { runCli } = await import("./run-cli");
+const { terminalBroker } = await import("./terminal-broker");
 
 let broker: InputBroker | undefined;
 const code = await runCli(process.argv.slice(2), {
@@ -16,6 +21,12 @@ const code = await runCli(process.argv.slice(2), {
       process.off("SIGINT", listener);
     };
   },
+  onTerminate: (listener) => {
+    process.on("SIGTERM", listener);
+    return () => {
+      process.off("SIGTERM", listener);
+    };
+  },
   operator: {
     isTTY: process.stdin.isTTY === true,
     broker: () => {
@@ -26,6 +37,7 @@ const code = await runCli(process.argv.slice(2), {
   runInWorker: true,
   exit: (exitCode) => process.exit(exitCode),
 });
+discardPrestartedRunWorker();
 // Standard input, once read by the operator's broker, would keep the process alive while it
 // stays open (a pipe, a terminal): release it.
 if (broker !== undefined) process.stdin.destroy();

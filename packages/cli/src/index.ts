@@ -11,7 +11,9 @@ export {
   refusalJson,
   runCommand,
   runResultJson,
+  STOPPED_EXIT_CODE,
   STOPPED_MESSAGE,
+  TERMINATED_MESSAGE,
 } from "./commands/run";
 export { type TestOptions, testCommand } from "./commands/test";
 export { formatHostError, formatParseError, formatRefusal } from "./format-parse-error";

@@ -23,6 +23,11 @@ export interface CliIo {
    * Ctrl-C is not handled (tests).
    */
   onInterrupt?(listener: () => void): () => void;
+  /**
+   * Calls `listener` on every SIGTERM until the returned function is called: `runvil run` then
+   * stops the run, which is not a cancel (docs/design/stop.md). Absent: SIGTERM is not handled.
+   */
+  onTerminate?(listener: () => void): () => void;
   /** The operator (standard input); absent: no run gets an input broker. */
   readonly operator?: CliOperator;
   /**

@@ -1,33 +1,31 @@
 /**
- * The entry point of the thread a `runvil run` runs in (built as dist/worker.js): it performs
- * the request the main thread hands over and posts the events, the progress, the operator's
- * questions and the report back. docs/design/cli.md "The worker".
+ * The run's side of the thread a `runvil run` runs in: it performs the request the main thread
+ * hands over and posts the events, the progress, the operator's questions and the report back.
+ * docs/design/cli.md "The worker". dist/worker.js (worker-loader.ts) loads it, within the worker
+ * bundle (worker-bundle.ts), and calls `main` (docs/design/performance.md).
  */
-import { setFlagsFromString } from "node:v8";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { executeRun } from "./run/execute-run";
-import type { FromWorker, ToWorker, WorkerStart } from "./worker/messages";
+import {
+  CANCEL_SLOT,
+  type FromWorker,
+  STOP_SLOT,
+  type ToWorker,
+  type WorkerStart,
+} from "./worker/messages";
 import { ProxyInputBroker } from "./worker/proxy-input-broker";
 
-/**
- * V8 compiles hot WebAssembly functions again with its optimizing compiler in the background
- * once they have run this many bytes' worth; the default (1,800,000) starts those jobs within
- * a one-section run, and the process then waits ~60-80 ms at exit for them to finish. A larger
- * budget tiers up only code that runs long (measured: no slower, even faster on CPU-bound Lua
- * on two cores). docs/design/cli.md "Cold start".
- */
-const WASM_TIERING_BUDGET = 50_000_000;
-
-async function main(): Promise<void> {
-  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+/** Runs the request `start` holds (the worker's workerData, or a prestarted worker's start message). */
+export async function main(start: WorkerStart): Promise<void> {
   const port = parentPort;
   if (port === null) throw new Error("dist/worker.js runs only as a worker thread of runvil run");
-  const start = workerData as WorkerStart;
   const post = (message: FromWorker): void => port.postMessage(message);
   const controller = new AbortController();
+  const stopController = new AbortController(); // SIGTERM (docs/design/stop.md)
   const broker = start.request.operator ? new ProxyInputBroker(post) : undefined;
   port.on("message", (message: ToWorker) => {
     if (message.type === "cancel") controller.abort();
+    else if (message.type === "stop") stopController.abort();
     else if (message.type === "answer") broker?.answer(message.id, message.text);
     else broker?.fail(message.id, message.message);
   });
@@ -35,7 +33,11 @@ async function main(): Promise<void> {
     const report = await executeRun(start.request, {
       ...(broker === undefined ? {} : { broker }),
       cancelFlag: new Int32Array(start.cancelFlag),
+      cancelFlagIndex: CANCEL_SLOT,
       signal: controller.signal,
+      stopFlag: new Int32Array(start.cancelFlag),
+      stopFlagIndex: STOP_SLOT,
+      stopSignal: stopController.signal,
       onEventLine: (line) => post({ type: "event-line", line }),
       onProgress: (text) => post({ type: "progress", text }),
       onToolError: (toolId, text) => post({ type: "tool-error", toolId, text }),
@@ -50,5 +52,3 @@ async function main(): Promise<void> {
     port.close();
   }
 }
-
-await main();

@@ -208,6 +208,33 @@ describe("runvil run", () => {
     expect(listening).toBe(false);
   });
 
+  it("stops on SIGTERM and exits 143, in text and in JSON", async () => {
+    const spinning = counter.replace(
+      "local n = 0",
+      "var.spun = true\nwhile true do store.write('spin.txt', 'x') end\nlocal n = 0",
+    );
+    for (const json of [false, true]) {
+      let listening = false;
+      const io: ReturnType<typeof memoryIo> = memoryIo({ "spin.md": spinning });
+      io.onTerminate = (listener) => {
+        listening = true;
+        setTimeout(listener, 50);
+        return () => {
+          listening = false;
+        };
+      };
+      const code = await runCli(json ? ["run", "spin.md", "--json"] : ["run", "spin.md"], io);
+      expect(code).toBe(143);
+      if (json) {
+        expect(JSON.parse(io.out)).toEqual({ outcome: "cancelled", stopped: true, var: {} });
+        expect(io.err).toBe("");
+      } else {
+        expect([io.out, io.err]).toEqual(["", "run stopped\n"]);
+      }
+      expect(listening).toBe(false);
+    }
+  });
+
   it("draws and clears a progress line only on a terminal", async () => {
     const tty = { ...memoryIo({ "c.md": counter }), stderrIsTTY: true };
     const err: string[] = [];

@@ -33,11 +33,17 @@ export interface RunCommandOptions {
 /** The exit code of a cancelled run (128 + SIGINT). */
 export const CANCELLED_EXIT_CODE = 130;
 
+/** The exit code of a stopped run (128 + SIGTERM; outcome `cancelled`, docs/design/stop.md). */
+export const STOPPED_EXIT_CODE = 143;
+
 /** The stderr line of a cancelled run. */
 export const CANCELLED_MESSAGE = "run cancelled";
 
+/** The stderr line of a stopped run (SIGTERM). */
+export const STOPPED_MESSAGE = "run stopped";
+
 /** The stderr line of a cancelled run whose thread had to be terminated after the grace period. */
-export const STOPPED_MESSAGE =
+export const TERMINATED_MESSAGE =
   "run cancelled (it did not stop within the grace period; its thread was terminated)";
 
 /** The stderr text of a failed run: `{Kind} error: {message}`, then one `cause: …` line each. */
@@ -47,7 +53,10 @@ export function formatRunFailure(result: Extract<RunResult, { outcome: "failed" 
   return `${lines.join("\n")}\n`;
 }
 
-/** The `runvil run --json` object: outcome, result or error, and the final `var`. */
+/**
+ * The `runvil run --json` object: outcome, result or error (`stopped: true` for a stopped
+ * run), and the final `var`.
+ */
 export function runResultJson(result: RunResult): Record<string, unknown> {
   if (result.outcome === "succeeded") {
     return { outcome: result.outcome, result: result.result, var: result.var };
@@ -55,6 +64,7 @@ export function runResultJson(result: RunResult): Record<string, unknown> {
   if (result.outcome === "failed") {
     return { outcome: result.outcome, error: result.error, var: result.var };
   }
+  if (result.stopped === true) return { outcome: result.outcome, stopped: true, var: result.var };
   return { outcome: result.outcome, var: result.var };
 }
 
@@ -84,7 +94,8 @@ async function startRun(
  * `runvil run FILE`: parses the prompt, prepares it against the Host (docs/design/cli.md) and
  * runs it with a store (a directory or memory), in a worker thread when `io.runInWorker`.
  * Resolves to 0 (succeeded), 1 (parse error, unreadable file, Host or config error, refused
- * prepare, failed run), 2 (bad option) or 130 (cancelled).
+ * prepare, failed run), 2 (bad option), 130 (cancelled: Ctrl-C) or 143 (stopped: SIGTERM,
+ * docs/design/stop.md).
  */
 export async function runCommand(
   file: string,
@@ -166,12 +177,15 @@ export async function runCommand(
     if (!options.json) io.stderr(`${CANCELLED_MESSAGE}\n`);
     (io.exit ?? process.exit)(CANCELLED_EXIT_CODE);
   });
+  // SIGTERM stops the run (not a cancel); a Ctrl-C afterwards still cancels it.
+  const stopTerminating = io.onTerminate?.(() => handle.stop());
 
   let end: RunEnd;
   try {
     end = await handle.done;
   } finally {
     stopListening?.();
+    stopTerminating?.();
     progress?.clear();
     if (eventsFile !== undefined) await writeFile(eventsFile, lines.join(""));
   }
@@ -179,9 +193,9 @@ export async function runCommand(
 }
 
 function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
-  if (end.kind === "stopped") {
+  if (end.kind === "terminated") {
     if (json) io.stdout(`${losslessJson({ outcome: "cancelled" })}\n`);
-    else io.stderr(`${STOPPED_MESSAGE}\n`);
+    else io.stderr(`${TERMINATED_MESSAGE}\n`);
     return CANCELLED_EXIT_CODE;
   }
   const report = end.report;
@@ -206,6 +220,10 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
   if (result.outcome === "failed") {
     if (!json) io.stderr(formatRunFailure(result));
     return 1;
+  }
+  if (result.stopped === true) {
+    if (!json) io.stderr(`${STOPPED_MESSAGE}\n`);
+    return STOPPED_EXIT_CODE;
   }
   if (!json) io.stderr(`${CANCELLED_MESSAGE}\n`);
   return CANCELLED_EXIT_CODE;

@@ -18,10 +18,20 @@ export interface RunSides extends RunListeners {
   readonly broker?: InputBroker;
   /** The shared cancel flag (a worker run). */
   readonly cancelFlag?: Int32Array;
+  /** The cancel flag's index in `cancelFlag` (0). */
+  readonly cancelFlagIndex?: number;
   /** An in-thread cancel check (an in-process run). */
   readonly shouldCancel?: () => boolean;
   /** Ends every wait of the run when aborted. */
   readonly signal?: AbortSignal;
+  /** The shared stop flag (a worker run; docs/design/stop.md). */
+  readonly stopFlag?: Int32Array;
+  /** The stop flag's index in `stopFlag` (0). */
+  readonly stopFlagIndex?: number;
+  /** An in-thread stop check (an in-process run). */
+  readonly shouldStop?: () => boolean;
+  /** Stops the run when aborted (not a cancel). */
+  readonly stopSignal?: AbortSignal;
   /** Let the event loop turn before each store operation (an in-process run sees Ctrl-C then). */
   readonly yieldToEventLoop?: boolean;
 }
@@ -91,8 +101,13 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     catalog: prepared.run.catalog,
     ...(request.seed === undefined ? {} : { seed: request.seed }),
     ...(sides.cancelFlag === undefined ? {} : { cancelFlag: sides.cancelFlag }),
+    ...(sides.cancelFlagIndex === undefined ? {} : { cancelFlagIndex: sides.cancelFlagIndex }),
     ...(sides.shouldCancel === undefined ? {} : { shouldCancel: sides.shouldCancel }),
     ...(sides.signal === undefined ? {} : { signal: sides.signal }),
+    ...(sides.stopFlag === undefined ? {} : { stopFlag: sides.stopFlag }),
+    ...(sides.stopFlagIndex === undefined ? {} : { stopFlagIndex: sides.stopFlagIndex }),
+    ...(sides.shouldStop === undefined ? {} : { shouldStop: sides.shouldStop }),
+    ...(sides.stopSignal === undefined ? {} : { stopSignal: sides.stopSignal }),
   });
   return { kind: "finished", result };
 }

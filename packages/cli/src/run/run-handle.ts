@@ -1,17 +1,23 @@
 import type { RunReport } from "./run-request";
 
-/** How a started run ended: with its report, or stopped by force after a Ctrl-C. */
+/** How a started run ended: with its report, or by force after a Ctrl-C. */
 export type RunEnd =
   | { readonly kind: "report"; readonly report: RunReport }
   /** The run did not end within the grace period after Ctrl-C, so its thread was terminated. */
-  | { readonly kind: "stopped" };
+  | { readonly kind: "terminated" };
 
 /** A run started in this thread or in a worker. */
 export interface RunHandle {
   /** Settles when the run ended (rejects only for a bug: a crashed worker). */
   readonly done: Promise<RunEnd>;
-  /** Ctrl-C: asks the run to stop (it ends cancelled); calling it again does nothing more. */
+  /** Ctrl-C: cancels the run (it ends cancelled); calling it again does nothing more. */
   cancel(): void;
+  /**
+   * SIGTERM: stops the run, which is not a cancel (docs/design/stop.md): nothing new starts, a
+   * running block stops, a pending operator question stays open until answered, and the run
+   * ends cancelled with `stopped: true`. Calling it again, or after `cancel`, does nothing.
+   */
+  stop(): void;
 }
 
 /** What a started run reports back while it runs. */

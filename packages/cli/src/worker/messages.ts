@@ -3,14 +3,26 @@ import type { RunReport, RunRequest } from "../run/run-request";
 /** What the main thread hands the run's worker at start (its `workerData`). */
 export interface WorkerStart {
   readonly request: RunRequest;
-  /** The cancel flag's buffer: an Int32Array of one element, 0 until Ctrl-C sets it to 1. */
+  /**
+   * The run's flags: an Int32Array of two elements, all 0 at start. Ctrl-C sets element
+   * {@link CANCEL_SLOT} to 1 (RunOptions.cancelFlag), SIGTERM element {@link STOP_SLOT}
+   * (RunOptions.stopFlag).
+   */
   readonly cancelFlag: SharedArrayBuffer;
 }
+
+/** The index of the cancel flag in {@link WorkerStart.cancelFlag}. */
+export const CANCEL_SLOT = 0;
+
+/** The index of the stop flag in {@link WorkerStart.cancelFlag}. */
+export const STOP_SLOT = 1;
 
 /** A message from the main thread to the run's worker. */
 export type ToWorker =
   /** Ctrl-C: end every wait of the run (the flag already stops running Lua). */
   | { readonly type: "cancel" }
+  /** SIGTERM: stop the run (abort its stop signal; the flag already stops running Lua). */
+  | { readonly type: "stop" }
   /** The operator's answer to ask `id`. */
   | { readonly type: "answer"; readonly id: number; readonly text: string }
   /** The input broker failed ask `id` with this (model-safe) message. */

@@ -38,6 +38,15 @@ if (scenario === "relay") {
 } else if (scenario === "flag") {
   while (Atomics.load(flag, 0) === 0) {}
   finished("saw the flag");
+} else if (scenario === "stop") {
+  while (Atomics.load(flag, 1) === 0) {}
+  parentPort.on("message", (m) => {
+    if (m.type === "stop") finished("saw the stop; cancel flag " + Atomics.load(flag, 0));
+  });
+} else if (scenario === "cancel-then-stop") {
+  parentPort.on("message", (m) => {
+    if (m.type === "cancel") finished("stop flag " + Atomics.load(flag, 1));
+  });
 } else if (scenario === "crash") {
   post({ type: "crash", message: "Error: a bug" });
 } else if (scenario === "exit") {
@@ -156,11 +165,31 @@ describe("startWorkerRun", () => {
     });
   });
 
+  it("sets the shared stop flag and posts stop on stop, once", async () => {
+    const handle = startWorkerRun(request("stop"), { workerUrl });
+    handle.stop();
+    handle.stop();
+    const end = await handle.done;
+    expect(
+      end.kind === "report" && end.report.kind === "finished" && end.report.result,
+    ).toMatchObject({ result: "saw the stop; cancel flag 0" });
+  });
+
+  it("does not stop a run it already cancelled", async () => {
+    const handle = startWorkerRun(request("cancel-then-stop"), { workerUrl });
+    handle.cancel();
+    handle.stop();
+    const end = await handle.done;
+    expect(
+      end.kind === "report" && end.report.kind === "finished" && end.report.result,
+    ).toMatchObject({ result: "stop flag 0" });
+  });
+
   it("terminates a worker that does not end within the grace period", async () => {
     const handle = startWorkerRun(request("stuck"), { workerUrl, graceMs: 50 });
     handle.cancel();
     handle.cancel();
-    expect(await handle.done).toEqual({ kind: "stopped" });
+    expect(await handle.done).toEqual({ kind: "terminated" });
   });
 
   it("rejects when the worker crashes or exits without a report", async () => {

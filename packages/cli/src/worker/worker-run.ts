@@ -2,7 +2,14 @@ import { Worker } from "node:worker_threads";
 import type { InputBroker } from "@runvil/sdk";
 import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
-import type { FromWorker, ToWorker, WorkerStart } from "./messages";
+import { takePrestartedRunWorker } from "../worker-prestart";
+import {
+  CANCEL_SLOT,
+  type FromWorker,
+  STOP_SLOT,
+  type ToWorker,
+  type WorkerStart,
+} from "./messages";
 
 /** How long a cancelled run may take to end before its thread is terminated (2 s). */
 export const CANCEL_GRACE_MS = 2000;
@@ -21,19 +28,24 @@ export interface WorkerRunOptions extends RunListeners {
  * Starts a run in a worker thread (docs/design/architecture.md "Threads and cancellation").
  * `cancel` sets the shared cancel flag, which every section VM's count hook reads, and asks the
  * worker to end every wait; if the run has not ended `graceMs` later, the worker is terminated
- * and the run ends `stopped`. The operator's questions are forwarded to `broker`.
+ * and the run ends `terminated`. `stop` sets the shared stop flag and asks the worker to stop
+ * the run (docs/design/stop.md); it has no grace period, since the run waits for the operator's
+ * open question. The operator's questions are forwarded to `broker`.
  */
 export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): RunHandle {
-  const flagBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  const flagBuffer = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   const flag = new Int32Array(flagBuffer);
   const start: WorkerStart = { request, cancelFlag: flagBuffer };
-  const worker = new Worker(options.workerUrl ?? new URL("./worker.js", import.meta.url), {
-    workerData: start,
-  });
+  // The thread bin.ts started early, when there is one (docs/design/performance.md).
+  const prestarted = options.workerUrl === undefined ? takePrestartedRunWorker(start) : undefined;
+  const worker =
+    prestarted ??
+    new Worker(options.workerUrl ?? new URL("./worker.js", import.meta.url), { workerData: start });
   const send = (message: ToWorker): void => worker.postMessage(message);
   const asks = new Map<number, AbortController>();
   let grace: NodeJS.Timeout | undefined;
   let cancelled = false;
+  let stopped = false;
   let settled = false;
   let settle: (end: RunEnd | Error) => void = () => {};
 
@@ -106,9 +118,15 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
     cancel() {
       if (cancelled || settled) return;
       cancelled = true;
-      Atomics.store(flag, 0, 1);
+      Atomics.store(flag, CANCEL_SLOT, 1);
       send({ type: "cancel" });
-      grace = setTimeout(() => settle({ kind: "stopped" }), options.graceMs ?? CANCEL_GRACE_MS);
+      grace = setTimeout(() => settle({ kind: "terminated" }), options.graceMs ?? CANCEL_GRACE_MS);
+    },
+    stop() {
+      if (stopped || cancelled || settled) return;
+      stopped = true;
+      Atomics.store(flag, STOP_SLOT, 1);
+      send({ type: "stop" });
     },
   };
 }

@@ -1,0 +1,60 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, bench, describe } from "vitest";
+
+/**
+ * `runvil run`'s cold start on a one-section prompt (`return 'hi'`), against `node -e 0`
+ * measured in the same rounds (the reference: Node's own start on this machine). Goal: ≤ 250 ms
+ * where `node -e 0` takes ~115 ms, i.e. about 2.2× the reference. Before vitest's tables,
+ * prints the medians of 11 interleaved rounds and their ratio. Needs the built dist/.
+ */
+
+const ROUNDS = 11;
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "runvil-cold-start-"));
+const prompt = join(dir, "one.md");
+writeFileSync(
+  prompt,
+  "---\nname: one\ndescription: One section.\nrunvil: 0\n---\n\n# One\n\n```lua\nreturn 'hi'\n```\n",
+);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function msOf(args: readonly string[]): number {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const ms = performance.now() - start;
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(" ")} failed: ${String(result.stderr)}`);
+  }
+  return ms;
+}
+
+const nodeOnly = ["-e", "0"];
+const runOne = [bin, "run", prompt];
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+msOf(runOne); // the file cache, and the code cache if a build left none
+const nodeMs: number[] = [];
+const runMs: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  nodeMs.push(msOf(nodeOnly));
+  runMs.push(msOf(runOne));
+}
+console.log(
+  [
+    `node -e 0: ${median(nodeMs).toFixed(0)} ms`,
+    `runvil run (one section): ${median(runMs).toFixed(0)} ms (goal ≤ 250 ms)`,
+    `runvil run / node -e 0: ${(median(runMs) / median(nodeMs)).toFixed(2)}×`,
+  ].join("\n"),
+);
+
+describe("cold start", () => {
+  bench("node -e 0", () => void msOf(nodeOnly), { iterations: 5 });
+  bench("runvil run, one section", () => void msOf(runOne), { iterations: 5 });
+});

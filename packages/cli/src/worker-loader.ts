@@ -1,0 +1,78 @@
+/**
+ * The script of the thread a `runvil run` runs in (built as dist/worker.js). It sets the V8
+ * flags the run wants, loads the run's bundle (dist/worker-bundle.cjs, see worker-bundle.ts)
+ * through V8's code cache, and starts it with its workerData (a WorkerStart), or, in a worker
+ * started early (PRESTART_WORKER_DATA, see worker-prestart.ts), with the start its first
+ * message hands it. With WARM_UP_WORKER_DATA as its workerData it runs the warm-up prompt
+ * instead and saves the cache (the build does that). When the cache is missing or V8 refuses it
+ * (another Node version, other Node options), the bundle compiles from source and a cache is
+ * written for the next run, if the directory is writable.
+ * docs/design/performance.md and docs/design/cli.md "The worker".
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { parentPort, workerData } from "node:worker_threads";
+import type { WorkerStart } from "./worker/messages";
+import { loadCachedBundle, WARM_UP_WORKER_DATA } from "./worker-code-cache";
+import { PRESTART_WORKER_DATA, type PrestartMessage } from "./worker-prestart";
+
+/**
+ * V8 compiles hot WebAssembly functions again with its optimizing compiler in the background
+ * once they have run this many bytes' worth; the default (1,800,000) starts those jobs within
+ * a one-section run, and the process then waits ~60-80 ms at exit for them to finish. A larger
+ * budget tiers up only code that runs long (measured: no slower, even faster on CPU-bound Lua
+ * on two cores). docs/design/cli.md "Cold start". Set before the bundle compiles: V8 refuses a
+ * code cache made under other flags.
+ */
+const WASM_TIERING_BUDGET = 50_000_000;
+
+/** What worker-bundle.ts exports. */
+interface WorkerBundle {
+  main(start: WorkerStart): Promise<void>;
+  warmUp(): Promise<void>;
+}
+
+/**
+ * Runs `main` with the start a prestarted worker is handed. `main` is called inside the
+ * message's handler, so its own message listener is in place before any later message
+ * (a Ctrl-C's cancel) is dispatched.
+ */
+function mainWhenStarted(entry: WorkerBundle): Promise<void> {
+  const port = parentPort;
+  if (port === null) throw new Error("dist/worker.js runs only as a worker thread of runvil run");
+  return new Promise((resolve, reject) => {
+    port.once("message", (message: PrestartMessage) => {
+      entry.main(message.start).then(resolve, reject);
+    });
+  });
+}
+
+/**
+ * The code cache file for this process's Node options: V8 refuses a cache made under other
+ * flags, so each set of options (`node --…`, NODE_OPTIONS) keeps its own file instead of
+ * overwriting another's at every run. Without options it is the one the build writes.
+ */
+function cacheFileFor(bundleFile: string): string {
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+  if (options === "") return `${bundleFile}.cache`;
+  let hash = 0x811c9dc5; // FNV-1a, 32 bits
+  for (let i = 0; i < options.length; i++) {
+    hash = Math.imul(hash ^ options.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `${bundleFile}.${hash.toString(16).padStart(8, "0")}.cache`;
+}
+
+setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
+const cacheFile = cacheFileFor(bundleFile);
+const bundle = loadCachedBundle(bundleFile, cacheFile);
+const entry = bundle.exports as WorkerBundle;
+if (workerData === WARM_UP_WORKER_DATA) {
+  await entry.warmUp();
+  if (!bundle.saveCache()) throw new Error(`could not write ${cacheFile}`);
+} else {
+  if (bundle.cacheState !== "accepted") bundle.saveCache();
+  if (workerData === PRESTART_WORKER_DATA) await mainWhenStarted(entry);
+  else await entry.main(workerData as WorkerStart);
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { InputBroker } from "@runvil/sdk";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunHandle } from "../run/run-handle";
+import { startWorkerRun } from "./worker-run";
+
+/** The built worker (dist/worker.js): the whole run, Engine and Harness included. */
+const workerUrl = new URL("../../dist/worker.js", import.meta.url);
+const dir = mkdtempSync(join(tmpdir(), "runvil-worker-stop-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ASK_PROMPT = `---
+name: ask
+description: Asks once, then writes the answer.
+runvil: 0
+uses: [user-input]
+---
+
+# Ask
+
+## Main
+
+\`\`\`lua
+local text = input.ask()
+store.write('answer.txt', text)
+return text
+\`\`\`
+`;
+
+describe("stopping a worker run (dist/worker.js)", () => {
+  it("keeps the operator's question open through a stop, records the answer, ends stopped", async () => {
+    const lines: string[] = [];
+    let handle: RunHandle | undefined;
+    // The stop is posted before the answer, so the worker sees the stop while the ask waits.
+    const broker: InputBroker = {
+      ask: () => {
+        handle?.stop();
+        return Promise.resolve("typed");
+      },
+    };
+    handle = startWorkerRun(
+      {
+        file: join(dir, "ask.md"),
+        bytes: new TextEncoder().encode(ASK_PROMPT),
+        args: "",
+        operator: true,
+        eventLines: true,
+        progress: false,
+      },
+      { workerUrl, broker, onEventLine: (line) => lines.push(line) },
+    );
+    const end = await handle.done;
+    expect(end).toEqual({
+      kind: "report",
+      report: {
+        kind: "finished",
+        result: { outcome: "cancelled", stopped: true, var: {}, events: 12 },
+      },
+    });
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.filter((e) => e.type === "tool_result")).toMatchObject([
+      { tool: "user-input/ask", content: "typed", trusted: true },
+    ]);
+    expect(events.filter((e) => e.type === "store_op")).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: "run_finished",
+      outcome: "cancelled",
+      stopped: true,
+    });
+  });
+});
