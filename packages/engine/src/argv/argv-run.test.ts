@@ -134,4 +134,42 @@ describe("args and argv in a run", () => {
       "argv is frozen outside H1: assign it in H1 only",
     );
   });
+
+  it("shows a called chain argv as the H1 pass has repaired it so far, frozen", async () => {
+    const text = promptText(
+      body(
+        "# T",
+        lua(
+          "argv.n = 3\nargv.list = { 'a' }\nlocal seen = call('## Probe')\nargv.n = 4\nvar.seen = seen",
+        ),
+        "## Main",
+        lua("return var.seen .. '|' .. argv.n"),
+        "## Probe",
+        lua(
+          "local nested = call('## Deeper')\nlocal ok = pcall(function() argv.n = 9 end)\nreturn argv.n .. ',' .. argv.list[1] .. ',' .. nested .. ',' .. tostring(ok)",
+        ),
+        "## Deeper",
+        lua("return tostring(argv.n)"),
+      ),
+    );
+    expect(resultText(await runTestPrompt(text))).toBe("3,a,3,false|4");
+  });
+
+  it("refuses a call from the H1 pass while argv is not JSON data", async () => {
+    const text = promptText(
+      body(
+        "# T",
+        lua(
+          "argv.f = function() end\nlocal ok, err = pcall(call, '## P')\nargv.f = nil\nvar.err = err.kind .. '|' .. tostring(err)",
+        ),
+        "## Main",
+        lua("return var.err"),
+        "## P",
+        lua("return 'ran'"),
+      ),
+    );
+    expect(resultText(await runTestPrompt(text))).toBe(
+      "lua|argv.f must be JSON data, got function",
+    );
+  });
 });

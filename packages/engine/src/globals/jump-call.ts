@@ -1,5 +1,5 @@
 import type { HostFunction, LuaVm } from "../lua";
-import { argumentError, quotaError } from "../lua";
+import { argumentError, EngineError, encodeJsonValue, quotaError } from "../lua";
 import { RunStop } from "../run/run-context";
 import { JUMP_IN_HANDLER_MESSAGE } from "../tools/tool-messages";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
@@ -7,6 +7,7 @@ import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
 import { SECTION_TARGET_NOT_STRING, sectionNotFoundMessage } from "../walk/heading-reference";
 import { argumentTypeName, suspendOn } from "./arguments";
+import { readArgvBack } from "./install-engine-lua";
 
 /** Resolves argument 1 of `call`, `jump` or `require` from the entry's section. */
 export function resolveTarget(
@@ -32,6 +33,22 @@ export function installJump(vm: LuaVm, entry: Entry): void {
 }
 
 /**
+ * The argv a chain called from `entry` sees: in the H1 pass, argv as the pass has repaired it
+ * so far, read back once the calling block has yielded (Engine Lua cannot run while the block
+ * does); elsewhere the caller's (undefined: inherited). argv that is not JSON data refuses the
+ * call with json.encode's reason, raised at the call (kind lua).
+ */
+async function childArgv(vm: LuaVm, entry: Entry): Promise<string | undefined> {
+  if (!entry.isH1) return undefined;
+  await Promise.resolve();
+  try {
+    return encodeJsonValue(readArgvBack(vm));
+  } catch (error) {
+    throw new EngineError("lua", error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
  * Setup step 6: `call(target [, input])` runs the target in a new child chain and suspends
  * the calling block until the chain ends (docs/design/call-and-jump.md).
  */
@@ -48,12 +65,17 @@ export function installCall(vm: LuaVm, entry: Entry, runChain: ChainRunner): voi
     const { ctx } = entry;
     // Once the run ends (or is stopped) no chain opens: the block ends with the run (stop.md).
     if (ctx.shouldStop()) return suspendOn(Promise.reject(new RunStop()));
-    const child = entry.chain.openCallChain(ctx.tree.parentOf(section));
-    ctx.emit(entry.source, "call_started", { target, child: child.id });
     return suspendOn(
-      runChain(child, section, "call", startVar, input ?? entry.args).then((end) => {
-        ctx.emit(entry.source, "call_returned", { child: child.id, returned: end.result !== null });
-        return end.result === null ? [] : [end.result];
+      childArgv(vm, entry).then((argvJson) => {
+        const child = entry.chain.openCallChain(ctx.tree.parentOf(section), argvJson);
+        ctx.emit(entry.source, "call_started", { target, child: child.id });
+        return runChain(child, section, "call", startVar, input ?? entry.args).then((end) => {
+          ctx.emit(entry.source, "call_returned", {
+            child: child.id,
+            returned: end.result !== null,
+          });
+          return end.result === null ? [] : [end.result];
+        });
       }),
     );
   });

@@ -82,6 +82,6 @@ export async function setupSectionVm(
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9
-  installEngineLua(vm, entry, ctx.argvJson, !entry.isH1);
+  installEngineLua(vm, entry, entry.chain.argvJson ?? ctx.argvJson, !entry.isH1);
   // 10: the store's suspending calls, back in place since the end of step 8 (see installStore)
 }

@@ -18,19 +18,31 @@ export class Chain {
   readonly container: number | null;
   /** The id of the task the chain runs in (`sys.taskid`): `0` on the root chain and in calls. */
   readonly taskId: string;
+  /**
+   * The argv its entries see, as JSON text, when it is not the run's: a chain the H1 pass calls
+   * sees argv as the H1 pass has repaired it so far (frozen), and passes it on to its children.
+   */
+  readonly argvJson: string | undefined;
   private entries = 0;
   private children = 0;
 
-  private constructor(id: string, depth: number, container: number | null, taskId: string) {
+  private constructor(
+    id: string,
+    depth: number,
+    container: number | null,
+    taskId: string,
+    argvJson: string | undefined,
+  ) {
     this.id = id;
     this.depth = depth;
     this.container = container;
     this.taskId = taskId;
+    this.argvJson = argvJson;
   }
 
   /** The root chain `0`: the H1 pass (entry `0.0`) and the main walk. */
   static root(): Chain {
-    return new Chain("0", 0, null, "0");
+    return new Chain("0", 0, null, "0", undefined);
   }
 
   /** Takes the next entry id (`{id}.{n}`). */
@@ -45,10 +57,17 @@ export class Chain {
 
   /**
    * Opens the next child chain for a `call` (the counter is shared with tasks and fanout arms):
-   * the child inherits the task id and has `container` as its container.
+   * the child inherits the task id and has `container` as its container. `argvJson` overrides
+   * the argv its entries see (else it inherits this chain's).
    */
-  openCallChain(container: number | null): Chain {
-    return new Chain(`${this.id}.${this.children++}`, this.depth + 1, container, this.taskId);
+  openCallChain(container: number | null, argvJson?: string): Chain {
+    return new Chain(
+      `${this.id}.${this.children++}`,
+      this.depth + 1,
+      container,
+      this.taskId,
+      argvJson ?? this.argvJson,
+    );
   }
 
   /** Whether a call from this chain would pass the depth cap. */
