@@ -124,6 +124,24 @@ describe("installPackPreludes in a run", () => {
     );
   });
 
+  it("reports input.ask's argument error against the block line that called it (level 2)", async () => {
+    const run = await runPreludeCase({
+      body: body("# Ask", "## Main", lua("local x = 1\ninput.ask('What colour?')")),
+      preludes: { "user-input": USER_INPUT_PRELUDE },
+      operator: ["never read"],
+    });
+    expect(run.result.outcome).toBe("failed");
+    if (run.result.outcome !== "failed") return;
+    expect(run.result.error.kind).toBe("Lua");
+    // Line 13 of the prompt file is the block's second line; the prelude's own raising line
+    // (pack:user-input:5) appears only in the traceback.
+    expect(run.result.error.message).toContain(
+      "section `Main` prologue:13: input.ask takes no arguments",
+    );
+    expect(run.result.error.message).not.toContain("pack:user-input:5: input.ask");
+    expect(run.port.toolCalls).toEqual([]);
+  });
+
   it("installs the preludes before the one that does not compile, then fails in order", async () => {
     const run = await runPreludeCase({
       body: body("# Broken", "## Only", lua("return 'unreachable'")),

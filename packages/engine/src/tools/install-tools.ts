@@ -44,6 +44,7 @@ import {
   packsOfferUnavailableMessage,
   packsOfferUnknownMessage,
   structuredInvalidJsonMessage,
+  structuredInvalidJsonReport,
   TOOL_METATABLE_TEXT,
   toolCallFailureMessage,
   toolListFixedMessage,
@@ -116,9 +117,8 @@ async function scriptCatalogCall(entry: Entry, call: CatalogCall): Promise<HostR
     } catch (error) {
       if (!(error instanceof JsonDecodeError)) throw error;
       const detail = error.message.replace(/^json\.decode: /, "");
-      const message = structuredInvalidJsonMessage(call.name, detail);
-      reportToolCallFailed(entry, identity, message);
-      throw new EngineError("tool", message);
+      reportToolCallFailed(entry, identity, structuredInvalidJsonReport(call.name));
+      throw new EngineError("tool", structuredInvalidJsonMessage(call.name, detail));
     }
   }
   reportToolCallSucceeded(entry, identity, outcome.text, outcome.trusted);

@@ -89,6 +89,18 @@ describe("RunTools", () => {
     expect(run.extraPacks).toEqual(["stats", "subagents"]);
   });
 
+  it("with a Host report, gives no object to an unreported undeclared Pack whose tools are all left out", () => {
+    // tools.txt: "A Pack that is neither declared nor reported usable has a Pack object only
+    // when it offers at least one tool to the run."
+    const run = new RunTools(
+      catalog([tool("task/status", null), tool("stats/read")], [pack("subagents")]),
+      [],
+    );
+    expect(run.extraPacks).toEqual(["stats", "subagents"]);
+    expect(run.packs.has("task")).toBe(false);
+    expect(run.catalogTool("task/status")?.id).toBe("task/status");
+  });
+
   it("matches ownership on the whole first segment", () => {
     expect(packOfTool("web/fetch")).toBe("web");
     expect(packOfTool("webx/a/b")).toBe("webx");

@@ -30,9 +30,9 @@ function byId(a: CatalogTool, b: CatalogTool): number {
  * - the **offering**: the catalog tools the run can offer (a wire name, and a Pack with an
  *   object), in tool id order; only these have Tool objects;
  * - the **Packs with objects**: with the Host's report, every usable Pack, every declared Pack
- *   and every Pack that has a catalog tool, minus the Packs reported unavailable (a Pack
- *   reported both ways counts as unavailable); without a report, the declared Packs plus every
- *   Pack that has a catalog tool.
+ *   and every Pack that offers a tool (has one with a wire name), minus the Packs reported
+ *   unavailable (a Pack reported both ways counts as unavailable); without a report, the
+ *   declared Packs plus every Pack that has a catalog tool.
  */
 export class RunTools {
   /** The offering, in tool id order. */
@@ -69,7 +69,12 @@ export class RunTools {
       }
     }
     const withObjects = new Set<string>([...usable, ...declared]);
-    for (const tool of tools) withObjects.add(packOfTool(tool.id));
+    // Without a report, every Pack with a catalog tool; with one, an unreported undeclared
+    // Pack only when it offers a tool (a tool the run leaves out does not count).
+    const reported = catalog.packs !== null;
+    for (const tool of tools) {
+      if (!reported || tool.wireName !== null) withObjects.add(packOfTool(tool.id));
+    }
     for (const id of unavailable.keys()) withObjects.delete(id);
     this.unavailable = unavailable;
     this.offering = tools.filter(

@@ -140,6 +140,10 @@ describe("script calls to catalog tools", () => {
         message: expect.stringMatching(/^structured tool "stats_read" returned invalid JSON: /),
       },
     });
+    const failed = run.port.events.filter((e) => e.type === "tool_call_failed");
+    expect(failed.map((e) => ("message" in e ? e.message : ""))).toEqual([
+      'tool call failure: structured tool "stats_read" returned invalid JSON',
+    ]);
   });
 
   it("give structured output as Lua data with integers and nested lists", async () => {

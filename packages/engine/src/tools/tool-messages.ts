@@ -146,9 +146,19 @@ export function genericToolFailureText(name: string): string {
   return `${name}: the tool failed`;
 }
 
-/** A structured tool whose output is not JSON. */
+/** A structured tool whose output is not JSON: the error value's message, with the parser's detail. */
 export function structuredInvalidJsonMessage(alias: string, detail: string): string {
   return `structured tool ${debugQuote(alias)} returned invalid JSON: ${detail}`;
+}
+
+/**
+ * The same failure as its tool call failure report reads it (the `tool_call_failed` event):
+ * `tool call failure: structured tool "{alias}" returned invalid JSON`, the parser's detail
+ * left to the error value so it appears once in the error chain (tools chapter, "Structured
+ * output").
+ */
+export function structuredInvalidJsonReport(alias: string): string {
+  return toolCallFailureMessage(`structured tool ${debugQuote(alias)} returned invalid JSON`);
 }
 
 /** The refusal of jump while a local tool handler runs. */
