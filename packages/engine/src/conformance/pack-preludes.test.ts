@@ -7,14 +7,15 @@
 import { describe, expect, it } from "vitest";
 import {
   catalogWith,
+  PRELUDE_HOST,
   type PreludeCase,
   runPreludeCase,
-  ToolPort,
   USER_INPUT_PRELUDE,
 } from "../preludes/test-support";
 import { body, lua } from "../test-support/lua-fence";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt, type TestRun } from "../test-support/run-prompt";
+import { ToolPort } from "../tools/test-support/tool-port";
 
 const USER_INPUT = { "user-input": USER_INPUT_PRELUDE };
 const USES_USER_INPUT = "uses:\n  - user-input\n";
@@ -67,7 +68,7 @@ describe("tools/12-pack-preludes", () => {
       operator: ["one", "two"],
     });
     expect(resultText(run)).toBe("two|true");
-    expect(run.port.toolCalls.map((call) => [call.tool, call.origin.section])).toEqual([
+    expect(run.port.toolRequests.map((call) => [call.tool, call.origin.section])).toEqual([
       ["user-input/ask", "First"],
       ["user-input/ask", "Second"],
     ]);
@@ -291,7 +292,7 @@ describe("tools/12-pack-preludes", () => {
       /^Pack `helper`: its prelude failed to load: [\s\S]*A prelude only defines functions; it must not call tools while loading\./,
     );
     // The call could not suspend, so no tool effect went out.
-    expect(run.port.toolCalls).toEqual([]);
+    expect(run.port.toolRequests).toEqual([]);
   });
 
   it("a prelude that calls require fails the run as Lua", async () => {
@@ -513,7 +514,7 @@ describe("lua/09-asking-the-operator (no model)", () => {
     const run = await runPreludeCase({ body: askOnce, preludes: USER_INPUT, operator: ["kept"] });
     expect(resultText(run)).toBe("kept");
     expect(
-      run.port.toolCalls.map((call) => [call.tool, call.name, call.caller, call.callId]),
+      run.port.toolRequests.map((call) => [call.tool, call.name, call.caller, call.callId]),
     ).toEqual([["user-input/ask", "user-input_ask", "script", ""]]);
     expect(run.port.events).toContainEqual(
       expect.objectContaining({
@@ -586,7 +587,7 @@ describe("lua/11-raising-and-catching (preludes)", () => {
  */
 async function cancelledWhileAsking(prompt: string): Promise<TestRun & { port: ToolPort }> {
   const controller = new AbortController();
-  const port = new ToolPort({ operator: [{ hold: true }] });
+  const port = new ToolPort(PRELUDE_HOST, { operator: [{ hold: true }] });
   const toolCall = port.toolCall.bind(port);
   port.toolCall = (request) => {
     const answer = toolCall(request);

@@ -139,7 +139,7 @@ describe("installPackPreludes in a run", () => {
       "section `Main` prologue:13: input.ask takes no arguments",
     );
     expect(run.result.error.message).not.toContain("pack:user-input:5: input.ask");
-    expect(run.port.toolCalls).toEqual([]);
+    expect(run.port.toolRequests).toEqual([]);
   });
 
   it("installs the preludes before the one that does not compile, then fails in order", async () => {

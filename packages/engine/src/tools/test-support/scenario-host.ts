@@ -43,7 +43,7 @@ export interface OfficialTool {
 export const OFFICIAL_TOOLS: readonly OfficialTool[] = [
   {
     id: "user-input/ask",
-    description: "Ask the operator a question and return their answer.",
+    description: "Wait for the operator's next message and return its text.",
     parameters: { type: "object", properties: {} },
     trusted: true,
   },
