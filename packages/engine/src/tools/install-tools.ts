@@ -24,7 +24,7 @@ import {
 import { sortNames } from "./debug-quote";
 import { type LocalParam, localToolSchema } from "./local-params";
 import type { CatalogTool } from "./run-catalog";
-import { packOfTool, type RunTools, runToolsOf } from "./run-tools";
+import { type RunTools, runToolsOf } from "./run-tools";
 import {
   reportToolCallFailed,
   reportToolCallStarted,
@@ -62,7 +62,7 @@ function stringList(call: HostCall, index: number): string[] {
 
 /** A flat id, Pack id, description list of tools, as the Lua side builds Tool objects from it. */
 function flatTools(tools: readonly CatalogTool[]): string[] {
-  return tools.flatMap((tool) => [tool.id, packOfTool(tool.id), tool.description]);
+  return tools.flatMap((tool) => [tool.id, tool.pack, tool.description]);
 }
 
 /** The identity of a local tool call's events. */
@@ -150,7 +150,7 @@ function toolsHost(entry: Entry): HostFunction {
       }
       case "tool": {
         const tool = run.offered(call.text(2) ?? "");
-        return tool === undefined ? [] : [packOfTool(tool.id), tool.description];
+        return tool === undefined ? [] : [tool.pack, tool.description];
       }
       case "tool_list": {
         const which = call.text(2);

@@ -73,12 +73,12 @@ export class RunTools {
     // Pack only when it offers a tool (a tool the run leaves out does not count).
     const reported = catalog.packs !== null;
     for (const tool of tools) {
-      if (!reported || tool.wireName !== null) withObjects.add(packOfTool(tool.id));
+      if (!reported || tool.wireName !== null) withObjects.add(tool.pack);
     }
     for (const id of unavailable.keys()) withObjects.delete(id);
     this.unavailable = unavailable;
     this.offering = tools.filter(
-      (tool) => tool.wireName !== null && withObjects.has(packOfTool(tool.id)),
+      (tool) => tool.wireName !== null && withObjects.has(tool.pack),
     );
     this.offeringById = new Map(this.offering.map((tool) => [tool.id, tool]));
     this.offeringIds = sortNames(this.offering.map((tool) => tool.id));
@@ -87,11 +87,11 @@ export class RunTools {
       packs.set(id, {
         id,
         declared: declared.has(id),
-        tools: this.offering.filter((tool) => packOfTool(tool.id) === id),
+        tools: this.offering.filter((tool) => tool.pack === id),
       });
     }
     this.packs = packs;
-    const isDeclared = (tool: CatalogTool): boolean => declared.has(packOfTool(tool.id));
+    const isDeclared = (tool: CatalogTool): boolean => declared.has(tool.pack);
     this.requiredTools = this.offering.filter(isDeclared);
     this.extraTools = this.offering.filter((tool) => !isDeclared(tool));
     this.requiredPacks = [...packs.values()].filter((p) => p.declared).map((p) => p.id);
