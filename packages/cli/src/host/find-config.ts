@@ -1,16 +1,8 @@
-import { stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
+import { findHostConfig, HOST_CONFIG_FILE } from "@runvil/host";
 
 /** The name of the Host configuration file the CLI looks up. */
-export const CONFIG_FILE_NAME = "runvil.config.json";
-
-async function kind(path: string): Promise<"file" | "other" | "none"> {
-  try {
-    return (await stat(path)).isFile() ? "file" : "other";
-  } catch {
-    return "none";
-  }
-}
+export const CONFIG_FILE_NAME = HOST_CONFIG_FILE;
 
 /** `path` relative to the working directory when it lies inside it, else absolute. */
 function displayPath(path: string): string {
@@ -19,19 +11,11 @@ function displayPath(path: string): string {
 }
 
 /**
- * The nearest `runvil.config.json` from `startDir` upward: the first directory that holds one
- * (as a file) wins. The walk stops after the filesystem root and after a directory holding
- * `.git` (a repository's root is searched, its parent is not). Undefined when none is found.
- * The path is relative to the working directory when it lies inside it.
+ * The nearest `runvil.config.json` from `startDir` upward, as the Host finds it
+ * (`findHostConfig`: the walk stops after the filesystem root and after a directory holding
+ * `.git`), relative to the working directory when it lies inside it. Undefined when none.
  */
 export async function findConfigFile(startDir: string): Promise<string | undefined> {
-  let dir = resolve(startDir);
-  for (;;) {
-    const candidate = join(dir, CONFIG_FILE_NAME);
-    if ((await kind(candidate)) === "file") return displayPath(candidate);
-    if ((await kind(join(dir, ".git"))) !== "none") return undefined;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  const found = await findHostConfig(startDir);
+  return found === undefined ? undefined : displayPath(found);
 }

@@ -200,6 +200,15 @@ describe("findHostConfig", () => {
     expect(await findHostConfig(join(root, "tree"))).toBe(file);
   });
 
+  it("searches a directory holding .git and stops there", async () => {
+    write("outer/runvil.config.json", '{"plugins":[]}');
+    mkdirSync(join(root, "outer/repo/.git"), { recursive: true });
+    mkdirSync(join(root, "outer/repo/src"), { recursive: true });
+    expect(await findHostConfig(join(root, "outer/repo/src"))).toBeUndefined();
+    const inner = write("outer/repo/runvil.config.json", '{"plugins":[]}');
+    expect(await findHostConfig(join(root, "outer/repo/src"))).toBe(inner);
+  });
+
   it("answers undefined when no directory up to the root has one", async () => {
     mkdirSync(join(root, "empty"), { recursive: true });
     const found = await findHostConfig(join(root, "empty"));

@@ -85,19 +85,26 @@ export async function loadHostConfig(
   return { plugins, services: config.services };
 }
 
+/** Whether `path` exists, and as a file. */
+async function kind(path: string): Promise<"file" | "other" | "none"> {
+  try {
+    return (await stat(path)).isFile() ? "file" : "other";
+  } catch {
+    return "none";
+  }
+}
+
 /**
  * The `runvil.config.json` of `startDir` or of its nearest ancestor that has one (an absolute
- * path), or undefined when no directory up to the root has one.
+ * path), or undefined when none has. The walk stops after the filesystem root and after a
+ * directory holding `.git`: a repository's root is searched, its parent is not.
  */
 export async function findHostConfig(startDir: string): Promise<string | undefined> {
   let dir = resolve(startDir);
   for (;;) {
     const candidate = join(dir, HOST_CONFIG_FILE);
-    const found = await stat(candidate).then(
-      (info) => info.isFile(),
-      () => false,
-    );
-    if (found) return candidate;
+    if ((await kind(candidate)) === "file") return candidate;
+    if ((await kind(join(dir, ".git"))) !== "none") return undefined;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
