@@ -77,9 +77,7 @@ export class RunTools {
     }
     for (const id of unavailable.keys()) withObjects.delete(id);
     this.unavailable = unavailable;
-    this.offering = tools.filter(
-      (tool) => tool.wireName !== null && withObjects.has(tool.pack),
-    );
+    this.offering = tools.filter((tool) => tool.wireName !== null && withObjects.has(tool.pack));
     this.offeringById = new Map(this.offering.map((tool) => [tool.id, tool]));
     this.offeringIds = sortNames(this.offering.map((tool) => tool.id));
     const packs = new Map<string, RunPackObject>();
