@@ -1,5 +1,5 @@
 import { bench, describe } from "vitest";
-import { EngineError } from "../src/errors/engine-error";
+import { EngineError } from "../src/engine-error";
 import { installErrors } from "../src/errors/install-errors";
 import { loadLuaRuntime } from "../src/runtime";
 import { loadLuaVmFactory } from "../src/vm/factory";

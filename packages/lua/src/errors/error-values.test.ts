@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { EngineError, quotaError } from "../engine-error";
 import { run, withVm } from "../vm/test-support";
 import { HostError } from "../vm/values";
-import { EngineError, quotaError } from "./engine-error";
 import { installErrors } from "./install-errors";
 import { installStandIns, resultOf, runAt, withErrorsVm } from "./test-support";
 

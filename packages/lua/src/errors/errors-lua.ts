@@ -1,4 +1,5 @@
-import { ERROR_KINDS } from "./engine-error";
+import { ERROR_KINDS } from "../engine-error";
+import { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
 
 /**
  * The chunk name of the Engine Lua behind error values and the Engine's pcall and xpcall. Its
@@ -6,9 +7,6 @@ import { ERROR_KINDS } from "./engine-error";
  * the Engine's own Lua ("Errors that pass through several blocks").
  */
 export const ERRORS_CHUNK_NAME = "@errors.lua";
-
-/** The field of the VM's private table that holds the error helpers (see installErrors). */
-export const ERRORS_PRIVATE_FIELD = "errors";
 
 /**
  * The Lua installErrors runs in every VM: the Engine's pcall and xpcall, and the private table's

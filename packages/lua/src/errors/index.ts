@@ -7,8 +7,9 @@ export {
   type ErrorKind,
   isErrorKind,
   quotaError,
-} from "./engine-error";
-export { ERRORS_CHUNK_NAME, ERRORS_PRIVATE_FIELD } from "./errors-lua";
+} from "../engine-error";
+export { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
+export { ERRORS_CHUNK_NAME } from "./errors-lua";
 export { installErrors } from "./install-errors";
 export { type RunErrorKind, runErrorKindOf } from "./run-error-kind";
 export { RUNTIME_ERROR_PREFIX, runtimeError, runtimeErrorMessage } from "./runtime-error";

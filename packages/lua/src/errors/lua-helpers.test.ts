@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
 import type { LuaVm } from "../vm/lua-vm";
-import { ERRORS_PRIVATE_FIELD } from "./errors-lua";
 import { resultOf, runAt, withErrorsVm } from "./test-support";
 import { uncaughtError } from "./uncaught-error";
 

@@ -1,4 +1,4 @@
-import type { ErrorKind } from "./engine-error";
+import type { ErrorKind } from "../engine-error";
 
 /**
  * The run error kinds an uncaught failure of a block can end the run with (GAPS.md G19). The

@@ -1,4 +1,4 @@
-import { EngineError } from "./engine-error";
+import { EngineError } from "../engine-error";
 
 /**
  * The prefix of a refusal that a Runvil guard raises as a plain runtime error ("Reading kind and

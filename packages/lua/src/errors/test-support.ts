@@ -1,7 +1,7 @@
+import { EngineError } from "../engine-error";
 import type { LuaVm, LuaVmOptions } from "../vm/lua-vm";
 import type { BlockOutcome } from "../vm/outcome";
 import { withVm } from "../vm/test-support";
-import { EngineError } from "./engine-error";
 import { installErrors } from "./install-errors";
 import { runtimeError } from "./runtime-error";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { EngineError, quotaError } from "../engine-error";
 import type { LuaVm } from "../vm/lua-vm";
 import type { BlockFailure } from "../vm/outcome";
-import { EngineError, quotaError } from "./engine-error";
 import { installStandIns, runAt, withErrorsVm } from "./test-support";
 import { type UncaughtError, uncaughtError } from "./uncaught-error";
 

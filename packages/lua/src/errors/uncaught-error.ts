@@ -1,9 +1,9 @@
 import { formatCompileError } from "../compile-error";
+import { EngineError } from "../engine-error";
 import { type BlockLocator, mapChunkMarkers } from "../error-location/map-markers";
 import { formatUncaughtRuntimeError } from "../error-location/runtime-error";
 import { CANCELLED_MESSAGE } from "../vm/cancel";
 import type { BlockFailure } from "../vm/outcome";
-import { EngineError } from "./engine-error";
 import { type RunErrorKind, runErrorKindOf } from "./run-error-kind";
 
 /** How an uncaught failure of a block ends the run. */

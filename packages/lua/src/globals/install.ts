@@ -1,4 +1,4 @@
-import { argumentError } from "../errors/engine-error";
+import { argumentError } from "../engine-error";
 import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import type { LuaVm } from "../vm/lua-vm";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { argumentError } from "../errors/engine-error";
+import { argumentError } from "../engine-error";
 import type { HostFunction, LuaValue } from "../vm/values";
 import { GLOBAL_GUARD_PRIVATE_KEY } from "./install";
 import { failureOf, privileged, resultOf, valuesAt, withGuardedVm } from "./test-support";

@@ -2,7 +2,7 @@
  * json.array as a raw C function.
  */
 
-import { argumentError } from "../errors/engine-error";
+import { argumentError } from "../engine-error";
 import { ARRAY_HAS_METATABLE_MESSAGE, arrayExpectsTableMessage } from "../json/messages";
 import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";

@@ -3,7 +3,7 @@
  * decoder pushing straight onto the calling thread's stack.
  */
 
-import { argumentError, EngineError } from "../errors/engine-error";
+import { argumentError, EngineError } from "../engine-error";
 import { JsonDecodeError, jsonInputTooLargeError } from "../json/decode-error";
 import { decodeJson, decodeJsonLines } from "../json/decoder";
 import { JSON_DECODE_LIMITS, JSON_MAX_DEPTH } from "../json/limits";

@@ -2,7 +2,7 @@
  * json.encode and json.encode_lines as raw C functions.
  */
 
-import { argumentError } from "../errors/engine-error";
+import { argumentError } from "../engine-error";
 import type { JsonEncodeLimits } from "../json/limits";
 import { encodeLinesExpectsListMessage } from "../json/messages";
 import type { LuaState } from "../module";

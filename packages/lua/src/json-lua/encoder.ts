@@ -3,7 +3,7 @@
  * runs and no metamethod is called, so the walk sees exactly the stored data.
  */
 
-import { EngineError } from "../errors/engine-error";
+import { EngineError } from "../engine-error";
 import type { JsonEncodeLimits } from "../json/limits";
 import {
   cannotReadMessage,

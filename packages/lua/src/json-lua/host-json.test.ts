@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors/engine-error";
+import { EngineError } from "../engine-error";
 import { VmHandle } from "../vm/lua-vm";
 import { pushGlobals } from "../vm/sandbox";
 import { encodeLuaValueAt, pushDecodedJson } from "./host-json";

@@ -3,7 +3,7 @@
  * `debug`, holding a boolean.
  */
 
-import { argumentError } from "../errors/engine-error";
+import { argumentError } from "../engine-error";
 import {
   optionDebugMustBeBooleanMessage,
   optionsMustBeTableMessage,

@@ -1,4 +1,4 @@
-import { argumentError, quotaError } from "../errors/engine-error";
+import { argumentError, quotaError } from "../engine-error";
 import type { LuaVm } from "../vm/lua-vm";
 import type { HostFunction } from "../vm/values";
 import { logMessageRuleBroken } from "./log-message";

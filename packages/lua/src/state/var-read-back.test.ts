@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../errors/engine-error";
+import { EngineError } from "../engine-error";
 import type { JsonObject } from "../json/value";
 import { loadLuaVmFactory } from "../vm/factory";
 import { runValue } from "./test-support";

@@ -1,4 +1,4 @@
-import { EngineError } from "../errors/engine-error";
+import { EngineError } from "../engine-error";
 import { compareUtf8Order } from "../json/utf8";
 import type { JsonObject, JsonValue } from "../json/value";
 import type { LuaState } from "../module";

@@ -1,7 +1,7 @@
-import { EngineError } from "../errors/engine-error";
-import { pushErrorValue } from "../errors/vm-error-values";
+import { EngineError } from "../engine-error";
 import type { LuaState } from "../module";
 import { UPVALUE_1 } from "./constants";
+import { pushErrorValue } from "./error-values";
 import { ActiveHostCall } from "./host-call";
 import { pushValue } from "./marshal";
 import { HostError, type HostResult, type LuaValue } from "./values";

@@ -1,7 +1,7 @@
-import { EngineError } from "../errors/engine-error";
-import { pushEngineErrorValue } from "../errors/vm-error-values";
+import { EngineError } from "../engine-error";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaTypeTag } from "../raw-api";
+import { pushEngineErrorValue } from "./error-values";
 import type { HostFunctionTable } from "./host-functions";
 import type { LuaKernel } from "./kernel";
 import { LuaOpaque, type LuaRecord, type LuaTypeName, type LuaValue } from "./values";

@@ -1,4 +1,4 @@
-import type { EngineError } from "../errors/engine-error";
+import type { EngineError } from "../engine-error";
 import type { LuaValue } from "./values";
 
 /** Why a block failed. */

@@ -1,4 +1,3 @@
-import { errorValueAtTop } from "../errors/vm-error-values";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaStatus } from "../raw-api";
 import {
@@ -10,6 +9,7 @@ import {
   reasonOf,
   tracebackOf,
 } from "./chunk";
+import { errorValueAtTop } from "./error-values";
 import type { BlockChunk, BlockOutcome } from "./outcome";
 import type { HostResult } from "./values";
 import type { ThreadRecord, VmState } from "./vm-state";

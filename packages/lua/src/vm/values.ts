@@ -1,4 +1,4 @@
-import type { EngineError } from "../errors/engine-error";
+import type { EngineError } from "../engine-error";
 import type { HostCall } from "./host-call";
 
 /** A Lua type name, as Lua's `type()` returns it. */

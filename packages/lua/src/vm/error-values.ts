@@ -2,16 +2,19 @@
  * The VM side of error values: building one from an EngineError (raised by a host function, or
  * returned among its results), and recognizing one when a block fails. Internal to the package
  * (used by src/vm/dispatcher.ts, marshal.ts and run-block.ts); error values exist only in VMs
- * where installErrors ran.
+ * where installErrors ran (src/errors/), which builds the helpers this module reads from the VM's
+ * private table. It sits in vm/ so that the VM never imports the errors feature above it.
  */
+import { EngineError, type ErrorFields, isErrorKind } from "../engine-error";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaStatus, LuaTypeTag } from "../raw-api";
-import type { LuaKernel } from "../vm/kernel";
-import { MAX_LIMIT_BYTES, type MemoryAccount } from "../vm/limit-allocator";
-import { PRIVATE_REGISTRY_KEY } from "../vm/sandbox";
-import type { LuaValue } from "../vm/values";
-import { EngineError, type ErrorFields, isErrorKind } from "./engine-error";
-import { ERRORS_PRIVATE_FIELD } from "./errors-lua";
+import type { LuaKernel } from "./kernel";
+import { MAX_LIMIT_BYTES, type MemoryAccount } from "./limit-allocator";
+import { PRIVATE_REGISTRY_KEY } from "./sandbox";
+import type { LuaValue } from "./values";
+
+/** The field of the VM's private table that holds the error helpers (see installErrors). */
+export const ERRORS_PRIVATE_FIELD = "errors";
 
 /** What building an error value needs: the kernel, and a way to push the fields' values. */
 export interface ErrorValueContext {
