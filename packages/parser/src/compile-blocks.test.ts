@@ -1,7 +1,7 @@
 import type { LuaRuntime } from "@runvil/lua";
 import { describe, expect, it } from "vitest";
 import { type BlockToCompile, compileBlocks } from "./compile-blocks";
-import { fakeLua } from "./test-helpers";
+import { fakeLua } from "./test-support";
 import type { CompileReport } from "./types";
 
 const block = (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ConformancePrompt, linesCases, namesCases, usesCases } from "./conformance.fixtures";
-import { expectError, expectPrompt, realParser } from "./test-helpers";
+import { expectError, expectPrompt, realParser } from "./test-support";
 import type { LuaBlock, Prompt } from "./types";
 
 const promptText = (c: ConformancePrompt) => `${c.prompt.join("\n")}\n`;

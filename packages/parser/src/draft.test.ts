@@ -4,7 +4,7 @@ import { Lines } from "./lines";
 import { parseMarkdown } from "./markdown";
 import { outlineDocument } from "./outline";
 import { buildSectionTree } from "./sections";
-import { withFrontmatter } from "./test-helpers";
+import { withFrontmatter } from "./test-support";
 
 function draft(text: string) {
   const lines = new Lines(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePrompt } from "./parse";
-import { expectError, realParser, withFrontmatter } from "./test-helpers";
+import { expectError, realParser, withFrontmatter } from "./test-support";
 import type { ParseResult } from "./types";
 
 /** A small deterministic PRNG (mulberry32), so failures reproduce. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkYaml, REQUIRED_KEYS } from "./test-helpers";
+import { checkYaml, REQUIRED_KEYS } from "./test-support";
 
 function errorOf(...lines: string[]) {
   const result = checkYaml(...REQUIRED_KEYS, ...lines);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Lines } from "./lines";
 import { parseMarkdown } from "./markdown";
 import { isClosingFence, outlineDocument } from "./outline";
-import { withFrontmatter } from "./test-helpers";
+import { withFrontmatter } from "./test-support";
 
 function outline(text: string) {
   return outlineDocument(parseMarkdown(text), text, new Lines(text));

@@ -7,7 +7,7 @@ import {
   realParser,
   text,
   withFrontmatter,
-} from "./test-helpers";
+} from "./test-support";
 import type { CompileReport, Prompt, Section } from "./types";
 
 const PROMPT = text(

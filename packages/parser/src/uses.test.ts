@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkYaml, REQUIRED_KEYS } from "./test-helpers";
+import { checkYaml, REQUIRED_KEYS } from "./test-support";
 
 const NOT_STRING = "expected a Pack id, such as `web`, or vendor/name, such as `acme/web`";
 const CHARSET = "segments may contain only lowercase ASCII letters, digits, '-', '_', '.'";

@@ -3,7 +3,7 @@ import { checkExpectations, type Mismatch } from "./expectations";
 import { EXPECT_KEYS } from "./read-expect";
 import type { RunRecord } from "./run-record";
 import type { EventExpectation, Expectations } from "./scenario-types";
-import { runRecord, TEST_NONCE } from "./test-helpers";
+import { runRecord, TEST_NONCE } from "./test-support";
 
 /** Checks and returns the mismatch paths, for the many tests that only need where it failed. */
 function paths(expectations: Expectations, record: RunRecord): string[] {

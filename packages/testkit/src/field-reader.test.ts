@@ -12,7 +12,7 @@ import {
   readStringMap,
   requireKeys,
 } from "./field-reader";
-import { issueCollector } from "./test-helpers";
+import { issueCollector } from "./test-support";
 
 describe("describeValue", () => {
   it("names the YAML type, with short scalars shown", () => {

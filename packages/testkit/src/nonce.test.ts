@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NONCE_PLACEHOLDER, withNonce, withNonceDeep } from "./nonce";
-import { TEST_NONCE } from "./test-helpers";
+import { TEST_NONCE } from "./test-support";
 
 describe("withNonce", () => {
   it("replaces every NONCE", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CASE_KEYS, readCase } from "./read-case";
-import { issueCollector } from "./test-helpers";
+import { issueCollector } from "./test-support";
 
 describe("readCase", () => {
   it("lists the keys of a case", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXPECT_KEYS, readExpectations } from "./read-expect";
-import { issueCollector } from "./test-helpers";
+import { issueCollector } from "./test-support";
 
 describe("readExpectations", () => {
   it("lists the keys of the format in report order", () => {

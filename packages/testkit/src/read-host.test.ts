@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultHost, readHost } from "./read-host";
-import { issueCollector } from "./test-helpers";
+import { issueCollector } from "./test-support";
 
 describe("readHost", () => {
   it("defaults to all three official Packs, both services, nothing else", () => {

@@ -7,7 +7,7 @@ import {
   readStoreFiles,
   readWeb,
 } from "./read-inputs";
-import { issueCollector } from "./test-helpers";
+import { issueCollector } from "./test-support";
 
 describe("readRun", () => {
   it("defaults to run-1, seed 0, 2000-01-01T00:00:00Z", () => {

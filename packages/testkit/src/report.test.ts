@@ -11,7 +11,7 @@ import {
   toJsonReport,
 } from "./report";
 import type { ScenarioCase } from "./scenario-types";
-import { runRecord } from "./test-helpers";
+import { runRecord } from "./test-support";
 
 const FILE = loadScenarioFile({
   path: "t/cases.yaml",

@@ -5,7 +5,7 @@ import { loadLuaVmFactory } from "../vm/factory";
 import type { BlockFailure } from "../vm/outcome";
 import { installLog } from "./log";
 import { installSys } from "./sys";
-import { plain, runSection } from "./var-test-support";
+import { plain, runSection } from "./test-support";
 
 /**
  * The cases of 04-var.yaml, 06-sys-and-ui.yaml and 08-logging.yaml that also need the json

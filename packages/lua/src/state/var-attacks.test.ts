@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runSection } from "./var-test-support";
+import { runSection } from "./test-support";
 
 /**
  * Prompt code must never reach var's hidden storage (the storage tables behind the views, the

@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "../engine-error";
 import type { JsonObject } from "../json/value";
 import { loadLuaVmFactory } from "../vm/factory";
-import { runValue } from "./test-support";
+import { runSection, runValue } from "./test-support";
 import { installVar } from "./var";
 import { readBackVar } from "./var-read-back";
-import { runSection } from "./var-test-support";
 
 /** `object` with an own `__proto__` member (an object literal would set the prototype). */
 function withProto(object: JsonObject, value: string): JsonObject {

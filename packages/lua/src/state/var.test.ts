@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plain, runSection, setUserdataGlobal } from "./var-test-support";
+import { plain, runSection, setUserdataGlobal } from "./test-support";
 
 describe("keeping state in var (04-var.yaml)", () => {
   it("greeting keeps a value in var and reads it back", async () => {
