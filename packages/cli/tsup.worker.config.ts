@@ -5,12 +5,12 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { defineConfig } from "tsup";
 import ts from "typescript";
-import { BUNDLE_IMPORT_PARAMETER, WARM_UP_WORKER_DATA } from "./src/worker-code-cache";
+import { BUNDLE_IMPORT_PARAMETER, WARM_UP_WORKER_DATA } from "./src/worker/code-cache";
 
 /**
- * The run's worker bundle (dist/worker-bundle.cjs): worker-bundle.ts with everything it loads —
+ * The run's worker bundle (dist/worker-bundle.cjs): src/worker/bundle.ts with everything it loads —
  * the Engine, the Lua runtime, the parser, the Host, the Harness and the official plugins — in
- * one CommonJS file, which dist/worker.js (worker-loader.ts, built by tsup.config.ts first)
+ * one CommonJS file, which dist/worker.js (src/worker/loader.ts, built by tsup.config.ts first)
  * compiles through V8's code cache (docs/design/performance.md, docs/design/cli.md "Cold
  * start"). After the build:
  * - wasmoon's glue.wasm is copied beside the bundle (wasmoon looks for it there);
@@ -73,7 +73,7 @@ function writeCodeCache(): Promise<void> {
 }
 
 export default defineConfig({
-  entry: { "worker-bundle": "src/worker-bundle.ts" },
+  entry: { "worker-bundle": "src/worker/bundle.ts" },
   format: ["cjs"],
   outExtension: () => ({ js: ".cjs" }),
   outDir: "dist",

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from "node:fs/promises";
 import type { InputBroker } from "@runvil/sdk";
-import { discardPrestartedRunWorker, prestartRunWorker } from "./worker-prestart";
+import { discardPrestartedRunWorker, prestartRunWorker } from "./worker/prestart";
 
 // `runvil run` starts its worker thread before anything else loads, so the thread's start
 // overlaps loading commander and reading the prompt (docs/design/performance.md).

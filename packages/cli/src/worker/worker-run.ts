@@ -2,7 +2,6 @@ import { Worker } from "node:worker_threads";
 import type { InputBroker } from "@runvil/sdk";
 import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
-import { takePrestartedRunWorker } from "../worker-prestart";
 import {
   CANCEL_SLOT,
   type FromWorker,
@@ -10,6 +9,7 @@ import {
   type ToWorker,
   type WorkerStart,
 } from "./messages";
+import { takePrestartedRunWorker } from "./prestart";
 
 /** How long a cancelled run may take to end before its thread is terminated (2 s). */
 export const CANCEL_GRACE_MS = 2000;

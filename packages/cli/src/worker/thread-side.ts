@@ -1,19 +1,19 @@
 /**
  * The run's side of the thread a `runvil run` runs in: it performs the request the main thread
  * hands over and posts the events, the progress, the operator's questions and the report back.
- * docs/design/cli.md "The worker". dist/worker.js (worker-loader.ts) loads it, within the worker
- * bundle (worker-bundle.ts), and calls `main` (docs/design/performance.md).
+ * docs/design/cli.md "The worker". dist/worker.js (loader.ts) loads it, within the worker
+ * bundle (bundle.ts), and calls `main` (docs/design/performance.md).
  */
 import { parentPort } from "node:worker_threads";
-import { executeRun } from "./run/execute-run";
+import { executeRun } from "../run/execute-run";
 import {
   CANCEL_SLOT,
   type FromWorker,
   STOP_SLOT,
   type ToWorker,
   type WorkerStart,
-} from "./worker/messages";
-import { ProxyInputBroker } from "./worker/proxy-input-broker";
+} from "./messages";
+import { ProxyInputBroker } from "./proxy-input-broker";
 
 /** Runs the request `start` holds (the worker's workerData, or a prestarted worker's start message). */
 export async function main(start: WorkerStart): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { executeRun } from "./run/execute-run";
+import { executeRun } from "../run/execute-run";
 
 /**
  * The prompt the build runs to fill the worker bundle's code cache: frontmatter, an H1 pass, a

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { WorkerStart } from "./worker/messages";
+import type { WorkerStart } from "./messages";
 
 /** The workerData of a run worker started before its request (see {@link prestartRunWorker}). */
 export const PRESTART_WORKER_DATA = "runvil:prestart";

@@ -12,7 +12,7 @@ import { Script } from "node:vm";
  */
 export const BUNDLE_IMPORT_PARAMETER = "$rvImp";
 
-/** The workerData that asks dist/worker.js (worker-loader.ts) to run the warm-up and save the code cache. */
+/** The workerData that asks dist/worker.js (loader.ts) to run the warm-up and save the code cache. */
 export const WARM_UP_WORKER_DATA = "runvil:warm-up";
 
 /** What became of the code cache when a bundle was compiled. */

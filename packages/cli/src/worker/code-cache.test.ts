@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BUNDLE_IMPORT_PARAMETER, loadCachedBundle } from "./worker-code-cache";
+import { BUNDLE_IMPORT_PARAMETER, loadCachedBundle } from "./code-cache";
 
 let dir: string;
 

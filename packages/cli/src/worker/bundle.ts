@@ -1,8 +1,8 @@
 /**
  * The run's worker bundle (dist/worker-bundle.cjs: this module and everything it loads, the
  * Engine, Lua, the parser, the Host, the Harness and the official plugins, in one CommonJS
- * file). dist/worker.js (worker-loader.ts) compiles it through V8's code cache and calls `main`
+ * file). dist/worker.js (loader.ts) compiles it through V8's code cache and calls `main`
  * (docs/design/performance.md); the build calls `warmUp` once to fill that cache.
  */
-export { main } from "./worker";
-export { warmUp } from "./worker-warm-up";
+export { main } from "./thread-side";
+export { warmUp } from "./warm-up";

@@ -4,20 +4,20 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { WorkerStart } from "./worker/messages";
+import type { WorkerStart } from "./messages";
 import {
   discardPrestartedRunWorker,
   PRESTART_WORKER_DATA,
   prestartRunWorker,
   takePrestartedRunWorker,
-} from "./worker-prestart";
+} from "./prestart";
 
 const run = promisify(execFile);
-const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
 const example = fileURLToPath(
-  new URL("../../../examples/word-count/word-count.md", import.meta.url),
+  new URL("../../../../examples/word-count/word-count.md", import.meta.url),
 );
-const cacheFile = fileURLToPath(new URL("../dist/worker-bundle.cjs.cache", import.meta.url));
+const cacheFile = fileURLToPath(new URL("../../dist/worker-bundle.cjs.cache", import.meta.url));
 
 const start: WorkerStart = {
   request: {

@@ -1,8 +1,8 @@
 /**
  * The script of the thread a `runvil run` runs in (built as dist/worker.js). It sets the V8
- * flags the run wants, loads the run's bundle (dist/worker-bundle.cjs, see worker-bundle.ts)
+ * flags the run wants, loads the run's bundle (dist/worker-bundle.cjs, see bundle.ts)
  * through V8's code cache, and starts it with its workerData (a WorkerStart), or, in a worker
- * started early (PRESTART_WORKER_DATA, see worker-prestart.ts), with the start its first
+ * started early (PRESTART_WORKER_DATA, see prestart.ts), with the start its first
  * message hands it. With WARM_UP_WORKER_DATA as its workerData it runs the warm-up prompt
  * instead and saves the cache (the build does that). When the cache is missing or V8 refuses it
  * (another Node version, other Node options), the bundle compiles from source and a cache is
@@ -13,9 +13,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
-import type { WorkerStart } from "./worker/messages";
-import { loadCachedBundle, WARM_UP_WORKER_DATA } from "./worker-code-cache";
-import { PRESTART_WORKER_DATA, type PrestartMessage } from "./worker-prestart";
+import { loadCachedBundle, WARM_UP_WORKER_DATA } from "./code-cache";
+import type { WorkerStart } from "./messages";
+import { PRESTART_WORKER_DATA, type PrestartMessage } from "./prestart";
 
 /**
  * V8 compiles hot WebAssembly functions again with its optimizing compiler in the background
@@ -27,7 +27,7 @@ import { PRESTART_WORKER_DATA, type PrestartMessage } from "./worker-prestart";
  */
 const WASM_TIERING_BUDGET = 50_000_000;
 
-/** What worker-bundle.ts exports. */
+/** What bundle.ts exports. */
 interface WorkerBundle {
   main(start: WorkerStart): Promise<void>;
   warmUp(): Promise<void>;
