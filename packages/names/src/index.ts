@@ -19,6 +19,7 @@ export {
 } from "./reasons";
 export type { NameResult } from "./result";
 export { parseName } from "./segments";
+export { isTaskBuiltinName, TASK_BUILTIN_NAMES, type TaskBuiltinName } from "./task-builtins";
 export { parseToolId, type ToolId } from "./tool-id";
 export { invalidUsesEntryMessage, parseUsesEntry, type UsesEntry } from "./uses-entry";
 export { findRepeatedPackId, repeatedPackIdMessage } from "./uses-list";

@@ -1,8 +1,7 @@
-import { isOfferableWireName } from "@runvil/names";
+import { isOfferableWireName, isTaskBuiltinName } from "@runvil/names";
 import { isJsonObject, type JsonObject } from "@runvil/sdk";
 import { argumentError } from "../lua";
 import type { Entry } from "../walk/entry";
-import { isTaskBuiltinName } from "./reserved-names";
 import { runToolsOf } from "./run-tools";
 import type { RenderedTool, RenderedToolList } from "./tool-scope";
 

@@ -5,9 +5,12 @@
  */
 export const TASK_BUILTIN_NAMES = ["task", "task_cancel", "task_status", "await_tasks"] as const;
 
+/** One of the four task built-in names. */
+export type TaskBuiltinName = (typeof TASK_BUILTIN_NAMES)[number];
+
 const NAMES: ReadonlySet<string> = new Set(TASK_BUILTIN_NAMES);
 
-/** Whether `name` is one of the four task built-in names. */
-export function isTaskBuiltinName(name: string): boolean {
+/** Whether `name` is one of the four task built-in names (compared exactly). */
+export function isTaskBuiltinName(name: string): name is TaskBuiltinName {
   return NAMES.has(name);
 }
