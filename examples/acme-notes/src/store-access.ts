@@ -1,4 +1,4 @@
-import { isStoreError, type RunStore, ToolFailure } from "@runvil/sdk";
+import { type RunStore, StoreError, ToolFailure } from "@runvil/sdk";
 import { NOTES_FILE } from "./notes-file";
 
 /**
@@ -17,7 +17,7 @@ export async function readNotesText(store: RunStore, wireName: string): Promise<
 
 /** The ToolFailure for an error a store operation threw; anything else is rethrown as is. */
 export function storeFailure(error: unknown, wireName: string): unknown {
-  if (isStoreError(error)) {
+  if (StoreError.isInstance(error)) {
     return new ToolFailure(`${wireName}: ${error.message}`, { cause: error });
   }
   return error;

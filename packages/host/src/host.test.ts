@@ -21,6 +21,7 @@ async function setupError(
 }
 
 const PROVIDER: ModelProvider = {
+  specificationVersion: "v1",
   name: "scripted",
   models: ["m-1"],
   round: async () => ({
@@ -287,8 +288,25 @@ describe("createHost", () => {
       },
     ]);
     expect(error.message).toBe(
-      "plugin models: addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
+      "plugin models: addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
     );
+  });
+
+  it("rejects a model provider of another specification version", async () => {
+    const { specificationVersion: _, ...unversioned } = PROVIDER;
+    for (const provider of [{ ...PROVIDER, specificationVersion: "v2" }, unversioned]) {
+      const error = await setupError([
+        {
+          plugin: definePlugin({
+            name: "models",
+            setup: (api) => api.addModelProvider(provider as unknown as ModelProvider),
+          }),
+        },
+      ]);
+      expect(error.message).toBe(
+        "plugin models: addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
+      );
+    }
   });
 
   it("wraps a setup that throws, keeping the cause", async () => {

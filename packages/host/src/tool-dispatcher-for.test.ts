@@ -1,5 +1,5 @@
 import { MemoryStore, RunPort } from "@runvil/harness";
-import { defineTool, INPUT_BROKER, type InputBroker, isToolFailure } from "@runvil/sdk";
+import { defineTool, INPUT_BROKER, type InputBroker, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { createHost } from "./host";
 import { packPlugin, testPack, usesPrompt } from "./test-support";
@@ -60,7 +60,7 @@ describe("toolDispatcherFor", () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(isToolFailure(refused)).toBe(false);
+    expect(ToolFailure.isInstance(refused)).toBe(false);
     expect(errors).toEqual([]);
   });
 });

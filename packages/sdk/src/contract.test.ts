@@ -4,7 +4,7 @@ import { ModelFailure } from "./model";
 import { definePack } from "./pack";
 import { definePlugin } from "./plugin";
 import { defineTool } from "./tool";
-import { isToolFailure, ToolFailure } from "./tool-failure";
+import { ToolFailure } from "./tool-failure";
 
 describe("ToolFailure", () => {
   it("carries a model-safe message and keeps the cause apart", () => {
@@ -14,15 +14,29 @@ describe("ToolFailure", () => {
     expect(failure.message).toBe("web_fetch: missing url argument");
     expect(failure.name).toBe("ToolFailure");
     expect((failure.cause as Error).message).toBe("socket reset");
-    expect(isToolFailure(failure)).toBe(true);
+    expect(ToolFailure.isInstance(failure)).toBe(true);
   });
 
-  it("is recognised across copies of the SDK, and nothing else is", () => {
-    const fromAnotherCopy = Object.assign(new Error("x: failed"), { isToolFailure: true });
-    expect(isToolFailure(fromAnotherCopy)).toBe(true);
-    expect(isToolFailure(new Error("x: failed"))).toBe(false);
-    expect(isToolFailure({ isToolFailure: true, message: "not an Error" })).toBe(false);
-    expect(isToolFailure("x: failed")).toBe(false);
+  it("is recognised across copies of the SDK by its brand, and nothing else is", () => {
+    const fromAnotherCopy = Object.assign(new Error("x: failed"), {
+      [Symbol.for("runvil.sdk.ToolFailure")]: true,
+    });
+    expect(ToolFailure.isInstance(fromAnotherCopy)).toBe(true);
+    expect(ToolFailure.isInstance(new Error("x: failed"))).toBe(false);
+    expect(ToolFailure.isInstance({ isToolFailure: true, message: "an old marker" })).toBe(false);
+    const notTrue = { [Symbol.for("runvil.sdk.ToolFailure")]: "yes" };
+    expect(ToolFailure.isInstance(notTrue)).toBe(false);
+    expect(ToolFailure.isInstance(new ModelFailure("completion", "x"))).toBe(false);
+    expect(ToolFailure.isInstance("x: failed")).toBe(false);
+    expect(ToolFailure.isInstance(null)).toBe(false);
+  });
+
+  it("keeps its brand off the instance and hands it to subclasses", () => {
+    class FetchFailure extends ToolFailure {}
+    const failure = new FetchFailure("web_fetch: no page at x");
+    expect(ToolFailure.isInstance(failure)).toBe(true);
+    expect(Object.getOwnPropertySymbols(failure)).toEqual([]);
+    expect({ ...failure }).toEqual({ name: "ToolFailure" });
   });
 });
 
@@ -37,6 +51,17 @@ describe("ModelFailure", () => {
       { reason: "provider" },
     ]);
     expect(new ModelFailure("completion", "no reply").fields).toEqual({});
+  });
+
+  it("is recognised across copies of the SDK by its brand, and nothing else is", () => {
+    expect(ModelFailure.isInstance(new ModelFailure("cancelled", "stopped"))).toBe(true);
+    const fromAnotherCopy = Object.assign(new Error("no reply"), {
+      [Symbol.for("runvil.sdk.ModelFailure")]: true,
+    });
+    expect(ModelFailure.isInstance(fromAnotherCopy)).toBe(true);
+    expect(ModelFailure.isInstance(new ToolFailure("x: failed"))).toBe(false);
+    expect(ModelFailure.isInstance(new Error("no reply"))).toBe(false);
+    expect(ModelFailure.isInstance(undefined)).toBe(false);
   });
 });
 

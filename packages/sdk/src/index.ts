@@ -24,7 +24,6 @@ export {
   type Services,
 } from "./services";
 export {
-  isStoreError,
   type RunStore,
   STORE_ERROR_REASONS,
   StoreError,
@@ -41,4 +40,4 @@ export {
   type ToolOutputKind,
   type ToolTrust,
 } from "./tool";
-export { isToolFailure, ToolFailure } from "./tool-failure";
+export { ToolFailure } from "./tool-failure";

@@ -1,3 +1,4 @@
+import { hasBrand } from "./brand";
 import type { JsonObject, JsonValue } from "./json";
 
 /** One message record sent in a model round. */
@@ -56,11 +57,21 @@ export interface ModelReply {
 /** The kinds a model round can fail with (they become the error value's kind in Lua). */
 export type ModelFailureKind = "context_exhausted" | "completion" | "cancelled";
 
+const BRAND: unique symbol = Symbol.for("runvil.sdk.ModelFailure");
+
 /**
  * A failed model round. `kind` names the failure, `message` is model-safe and shown to the
  * prompt, `fields` are extra error-value fields (such as `reason`).
  */
 export class ModelFailure extends Error {
+  /** The brand that tells a ModelFailure apart across package copies (see {@link isInstance}). */
+  declare readonly [BRAND]: true;
+
+  static {
+    // On the prototype, not enumerable: no own property for spreads, JSON or deep equality.
+    Object.defineProperty(ModelFailure.prototype, BRAND, { value: true });
+  }
+
   readonly kind: ModelFailureKind;
   readonly fields: Readonly<Record<string, string | number | boolean>>;
 
@@ -75,10 +86,21 @@ export class ModelFailure extends Error {
     this.kind = kind;
     this.fields = fields;
   }
+
+  /** Whether `value` is a ModelFailure, from this copy of the SDK or another one. */
+  static isInstance(value: unknown): value is ModelFailure {
+    return hasBrand(value, BRAND);
+  }
 }
 
-/** A model provider: runs rounds for the catalog model ids it serves. */
+/**
+ * A model provider: runs rounds for the catalog model ids it serves. The contract is
+ * versioned: a provider names the version it implements, and a Host refuses one whose version
+ * it does not know, so the contract can change without a provider silently misreading it.
+ */
 export interface ModelProvider {
+  /** The version of this contract the provider implements: `v1`. */
+  readonly specificationVersion: "v1";
   /** The provider's name (for messages), such as `openai`. */
   readonly name: string;
   /** The catalog model ids it serves. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStoreError, STORE_ERROR_REASONS, StoreError } from "./index";
+import { STORE_ERROR_REASONS, StoreError, ToolFailure } from "./index";
 
 describe("StoreError", () => {
   it("carries the failure's reason, path and message", () => {
@@ -56,31 +56,34 @@ describe("STORE_ERROR_REASONS", () => {
   });
 });
 
-describe("isStoreError", () => {
+describe("StoreError.isInstance", () => {
   it("accepts a StoreError", () => {
-    expect(isStoreError(new StoreError({ reason: "io_error", path: "", message: "x" }))).toBe(true);
+    const error = new StoreError({ reason: "io_error", path: "", message: "x" });
+    expect(StoreError.isInstance(error)).toBe(true);
   });
 
-  it("accepts a look-alike from another copy of the package", () => {
+  it("accepts a StoreError from another copy of the package, by its brand", () => {
     const copy = Object.assign(new Error("a: not found"), {
       name: "StoreError",
       reason: "not_found",
       path: "a",
+      [Symbol.for("runvil.sdk.StoreError")]: true,
     });
-    expect(isStoreError(copy)).toBe(true);
+    expect(StoreError.isInstance(copy)).toBe(true);
   });
 
-  it("refuses plain errors, unknown reasons and non-errors", () => {
-    expect(isStoreError(new Error("a: not found"))).toBe(false);
-    const unknownReason = Object.assign(new Error("x"), {
+  it("refuses plain errors, look-alikes without the brand, other failures and non-errors", () => {
+    expect(StoreError.isInstance(new Error("a: not found"))).toBe(false);
+    const lookAlike = Object.assign(new Error("a: not found"), {
       name: "StoreError",
-      reason: "gone",
+      reason: "not_found",
       path: "a",
     });
-    expect(isStoreError(unknownReason)).toBe(false);
-    const noPath = Object.assign(new Error("x"), { name: "StoreError", reason: "not_found" });
-    expect(isStoreError(noPath)).toBe(false);
-    expect(isStoreError({ name: "StoreError", reason: "not_found", path: "a" })).toBe(false);
-    expect(isStoreError(undefined)).toBe(false);
+    expect(StoreError.isInstance(lookAlike)).toBe(false);
+    expect(StoreError.isInstance(new ToolFailure("a: not found"))).toBe(false);
+    expect(StoreError.isInstance({ name: "StoreError", reason: "not_found", path: "a" })).toBe(
+      false,
+    );
+    expect(StoreError.isInstance(undefined)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { hasBrand } from "./brand";
+
 /**
  * The run store: the run's own files, which the `store` global reads and
  * writes and which Pack tools see through their ToolContext. Paths are
@@ -60,8 +62,18 @@ export interface StoreFailure {
   readonly validUpTo?: number;
 }
 
+const BRAND: unique symbol = Symbol.for("runvil.sdk.StoreError");
+
 /** A store failure thrown by a RunStore operation. */
 export class StoreError extends Error implements StoreFailure {
+  /** The brand that tells a StoreError apart across package copies (see {@link isInstance}). */
+  declare readonly [BRAND]: true;
+
+  static {
+    // On the prototype, not enumerable: no own property for spreads, JSON or deep equality.
+    Object.defineProperty(StoreError.prototype, BRAND, { value: true });
+  }
+
   readonly reason: StoreErrorReason;
   readonly path: string;
   // `declare`: no own property unless the failure sets it, so `"count" in error` tells.
@@ -76,15 +88,11 @@ export class StoreError extends Error implements StoreFailure {
     if (failure.count !== undefined) this.count = failure.count;
     if (failure.validUpTo !== undefined) this.validUpTo = failure.validUpTo;
   }
-}
 
-/** Whether `value` is a StoreError (by class, or by name and reason across package copies). */
-export function isStoreError(value: unknown): value is StoreError {
-  if (value instanceof StoreError) return true;
-  if (!(value instanceof Error) || value.name !== "StoreError") return false;
-  const reason: unknown = (value as { reason?: unknown }).reason;
-  const path: unknown = (value as { path?: unknown }).path;
-  return typeof path === "string" && STORE_ERROR_REASONS.some((candidate) => candidate === reason);
+  /** Whether `value` is a StoreError, from this copy of the SDK or another one. */
+  static isInstance(value: unknown): value is StoreError {
+    return hasBrand(value, BRAND);
+  }
 }
 
 /**

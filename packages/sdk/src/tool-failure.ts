@@ -1,3 +1,7 @@
+import { hasBrand } from "./brand";
+
+const BRAND: unique symbol = Symbol.for("runvil.sdk.ToolFailure");
+
 /**
  * A tool's failure, carrying a model-safe message: a short text that may be shown to a model
  * and to the prompt's Lua (`tool call failure: {message}`), with any deeper cause kept out of
@@ -7,19 +11,21 @@
  * (`{wire name}: the tool failed`), because a stray exception's text is not known to be safe.
  */
 export class ToolFailure extends Error {
-  /** Always true: tells a ToolFailure apart across package copies (see {@link isToolFailure}). */
-  readonly isToolFailure = true;
+  /** The brand that tells a ToolFailure apart across package copies (see {@link isInstance}). */
+  declare readonly [BRAND]: true;
+
+  static {
+    // On the prototype, not enumerable: no own property for spreads, JSON or deep equality.
+    Object.defineProperty(ToolFailure.prototype, BRAND, { value: true });
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ToolFailure";
   }
-}
 
-/** Whether `value` is a ToolFailure, from this copy of the SDK or another one. */
-export function isToolFailure(value: unknown): value is ToolFailure {
-  return (
-    value instanceof ToolFailure ||
-    (value instanceof Error && (value as { isToolFailure?: unknown }).isToolFailure === true)
-  );
+  /** Whether `value` is a ToolFailure, from this copy of the SDK or another one. */
+  static isInstance(value: unknown): value is ToolFailure {
+    return hasBrand(value, BRAND);
+  }
 }

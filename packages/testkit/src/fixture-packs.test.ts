@@ -1,4 +1,4 @@
-import { definePack, isToolFailure, type PackDefinition, type ToolContext } from "@runvil/sdk";
+import { definePack, type PackDefinition, type ToolContext, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { fixturePackDescription, fixtureToolDefinition, scenarioPacks } from "./fixture-packs";
 import { defaultHost } from "./read-host";
@@ -94,7 +94,7 @@ describe("fixtureToolDefinition", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(isToolFailure(thrown)).toBe(true);
+    expect(ToolFailure.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toBe("stats are offline");
   });
 });

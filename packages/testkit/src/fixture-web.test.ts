@@ -1,4 +1,4 @@
-import { isToolFailure } from "@runvil/sdk";
+import { ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import {
   FixtureSearchProvider,
@@ -22,7 +22,7 @@ describe("fixturePageFetcher", () => {
 
   it("fails an unknown url with a ToolFailure naming it", async () => {
     const error = await fetchPage("https://www.lua.org", live()).catch((e: unknown) => e);
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe("web_fetch: no page at https://www.lua.org");
     expect(noPageMessage("x")).toBe("web_fetch: no page at x");
   });
@@ -57,7 +57,7 @@ describe("FixtureSearchProvider", () => {
     const error = await provider
       .search({ query: "lua", limit: 5, signal: live() })
       .catch((e: unknown) => e);
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe('web_search: no results for "lua"');
     expect(noResultsMessage("a")).toBe('web_search: no results for "a"');
   });

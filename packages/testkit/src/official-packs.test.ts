@@ -1,6 +1,6 @@
 import { subagentsPack } from "@runvil/plugin-subagents";
 import { userInputPack } from "@runvil/plugin-user-input";
-import { isToolFailure, type ToolContext } from "@runvil/sdk";
+import { type ToolContext, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { officialPacks } from "./official-packs";
 
@@ -26,7 +26,7 @@ describe("officialPacks", () => {
     const error = await Promise.resolve(fetch?.run({ url: "https://b/" }, ctx)).catch(
       (e: unknown) => e,
     );
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe("web_fetch: no page at https://b/");
   });
 });

@@ -39,6 +39,7 @@ describe("scenarioPlugin", () => {
 
 describe("scenarioGuardedEntry", () => {
   const provider: ModelProvider = {
+    specificationVersion: "v1",
     name: "real",
     models: ["m"],
     round: () => Promise.reject(new Error("never")),

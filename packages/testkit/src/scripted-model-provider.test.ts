@@ -22,6 +22,7 @@ describe("ScriptedModelProvider", () => {
     const p = provider([], { writer: "claude-sonnet-4-6", critic: "claude-sonnet-4-6", a: "m-2" });
     expect(p.models).toEqual(["scripted-model", "claude-sonnet-4-6", "m-2"]);
     expect(p.name).toBe("scripted");
+    expect(p.specificationVersion).toBe("v1");
   });
 
   it("answers a text reply with finish reason stop and no tool calls", async () => {
@@ -81,6 +82,7 @@ describe("ScriptedModelProvider", () => {
     ]);
     const first = await p.round(request()).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(ModelFailure);
+    expect(ModelFailure.isInstance(first)).toBe(true);
     const failure = first as ModelFailure;
     expect([failure.kind, failure.message, failure.fields]).toEqual([
       "context_exhausted",

@@ -1,10 +1,4 @@
-import {
-  INPUT_BROKER,
-  type InputBroker,
-  type InputRequest,
-  isToolFailure,
-  ToolFailure,
-} from "@runvil/sdk";
+import { INPUT_BROKER, type InputBroker, type InputRequest, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { ASK_TOOL_DESCRIPTION, ASK_TOOL_ID, askTool } from "./ask-tool";
 import { toolContext } from "./test-support/tool-context";
@@ -24,7 +18,7 @@ async function failure(promise: unknown): Promise<Error> {
   try {
     await promise;
   } catch (error) {
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     return error as Error;
   }
   throw new Error("expected a failure");

@@ -1,4 +1,4 @@
-import { isToolFailure, type JsonObject, ToolFailure } from "@runvil/sdk";
+import { type JsonObject, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import {
   createFetchTool,
@@ -27,7 +27,7 @@ async function failureOf(run: () => unknown): Promise<string> {
   try {
     await run();
   } catch (error) {
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     return (error as Error).message;
   }
   throw new Error("expected a failure");

@@ -1,5 +1,4 @@
 import {
-  isToolFailure,
   type JsonObject,
   SEARCH_PROVIDER,
   type SearchProvider,
@@ -36,7 +35,7 @@ async function failureOf(run: () => unknown): Promise<string> {
   try {
     await run();
   } catch (error) {
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     return (error as Error).message;
   }
   throw new Error("expected a failure");
@@ -118,7 +117,7 @@ describe("web/search", () => {
       await searchTool.run({ query: "lua" }, context(provider));
       expect.unreachable();
     } catch (error) {
-      expect(isToolFailure(error)).toBe(true);
+      expect(ToolFailure.isInstance(error)).toBe(true);
       expect((error as Error).message).toBe("web_search: the search service answered HTTP 500");
       expect((error as Error).cause).toBe(cause);
     }

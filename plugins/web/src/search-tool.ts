@@ -1,6 +1,5 @@
 import {
   defineTool,
-  isToolFailure,
   type JsonObject,
   SEARCH_PROVIDER,
   type SearchProvider,
@@ -96,7 +95,7 @@ function limitArgument(args: JsonObject): number {
 function searchFailure(error: unknown): ToolFailure {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   if (message === "") return new ToolFailure(SEARCH_FAILED_MESSAGE, { cause: error });
-  if (isToolFailure(error) && message.startsWith("web_search: ")) return error;
+  if (ToolFailure.isInstance(error) && message.startsWith("web_search: ")) return error;
   const text = message.startsWith("web_search: ") ? message : `web_search: ${message}`;
   return new ToolFailure(text, { cause: error });
 }

@@ -1,4 +1,4 @@
-import { isToolFailure } from "@runvil/sdk";
+import { ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { FakeStore, fakeContext } from "../fake-context";
 import { notesPack } from "../notes-pack";
@@ -12,7 +12,8 @@ async function failure(output: unknown): Promise<string> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!isToolFailure(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
+  if (!ToolFailure.isInstance(error))
+    throw new Error(`expected a ToolFailure, got ${String(error)}`);
   return error.message;
 }
 

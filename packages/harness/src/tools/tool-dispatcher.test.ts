@@ -1,6 +1,5 @@
 import {
   defineTool,
-  isToolFailure,
   type JsonValue,
   type ToolContext,
   type ToolDefinition,
@@ -49,7 +48,8 @@ function logged(tools: readonly ToolDefinition[]): {
 
 async function failureOf(promise: Promise<unknown>): Promise<ToolFailure> {
   const error = await rejectionOf(promise);
-  if (!isToolFailure(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
+  if (!ToolFailure.isInstance(error))
+    throw new Error(`expected a ToolFailure, got ${String(error)}`);
   return error;
 }
 
@@ -219,12 +219,14 @@ describe("ToolDispatcher", () => {
     expect(errors).toHaveLength(1);
     const [id, reported] = errors[0] ?? [];
     expect(id).toBe("kit/hidden");
-    expect(isToolFailure(reported)).toBe(true);
+    expect(ToolFailure.isInstance(reported)).toBe(true);
     expect(((reported as Error).cause as Error).message).toBe("ECONNRESET");
   });
 
   it("recognizes a ToolFailure from another copy of the SDK", async () => {
-    const foreign = Object.assign(new Error("kit_x: foreign failure"), { isToolFailure: true });
+    const foreign = Object.assign(new Error("kit_x: foreign failure"), {
+      [Symbol.for("runvil.sdk.ToolFailure")]: true,
+    });
     const d = dispatcher([
       tool({
         id: "kit/x",
@@ -310,7 +312,7 @@ describe("ToolDispatcher", () => {
 
   it("rejects with a plain Error for a tool id it does not have", async () => {
     const error = await rejectionOf(dispatcher([]).call(toolRequest("web/fetch", {})));
-    expect(isToolFailure(error)).toBe(false);
+    expect(ToolFailure.isInstance(error)).toBe(false);
     expect((error as Error).message).toBe("no tool web/fetch in this run's tool map");
   });
 

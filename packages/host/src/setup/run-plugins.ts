@@ -22,6 +22,7 @@ function isModelProvider(value: unknown): value is ModelProvider {
   if (typeof value !== "object" || value === null) return false;
   const candidate = value as Partial<ModelProvider>;
   return (
+    candidate.specificationVersion === "v1" &&
     typeof candidate.name === "string" &&
     Array.isArray(candidate.models) &&
     candidate.models.every((id) => typeof id === "string") &&
@@ -92,7 +93,7 @@ class SetupSession implements PluginResults {
     if (!isModelProvider(provider)) {
       throw new HostSetupError(
         plugin,
-        "addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
+        "addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
       );
     }
     this.modelProviders.push(provider);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { isToolFailure } from "@runvil/sdk";
+import { ToolFailure } from "@runvil/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startServer } from "../test-support/local-server";
 import { createHttpBackend } from "./http-backend";
@@ -129,7 +129,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    expect(isToolFailure(error)).toBe(true);
+    expect(ToolFailure.isInstance(error)).toBe(true);
     return (error as Error).message;
   }
   throw new Error("expected a failure");

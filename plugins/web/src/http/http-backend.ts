@@ -1,4 +1,4 @@
-import { isToolFailure } from "@runvil/sdk";
+import { ToolFailure } from "@runvil/sdk";
 import {
   type FetchOptions,
   type ResolvedFetchOptions,
@@ -57,7 +57,7 @@ async function fetchPage(
     if (!body.ok) throw fetchFailures.tooLarge(url, options.maxBytes);
     return await pageText(url, finalUrl.href, type, body.bytes);
   } catch (error) {
-    if (isToolFailure(error)) throw error;
+    if (ToolFailure.isInstance(error)) throw error;
     if (signal.aborted) throw fetchFailures.cancelled(url, signal.reason);
     if (timeout.aborted) throw fetchFailures.timedOut(url, options.timeoutMs);
     throw fetchFailures.unreachable(url, error);
