@@ -1,10 +1,9 @@
 import { performance } from "node:perf_hooks";
+import type { EffectPort, RunCatalog } from "@runvil/protocol";
 import { bench, describe } from "vitest";
-import type { EffectPort } from "../src/effects/effect-port";
 import { USER_INPUT_PRELUDE } from "../src/preludes/test-support";
 import { loadEngine } from "../src/run/engine";
 import { parseForTest, promptText } from "../src/test-support/parse";
-import type { RunCatalog } from "../src/tools/run-catalog";
 
 /**
  * The per-VM cost of Pack preludes: the same walk of 1,000 one-block sections run with the

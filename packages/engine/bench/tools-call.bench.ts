@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
+import type { EffectPort, RunCatalog } from "@runvil/protocol";
 import { bench, describe } from "vitest";
-import type { EffectPort } from "../src/effects/effect-port";
 import {
   ensureSealedTargets,
   installErrors,
@@ -15,7 +15,6 @@ import { RunContext } from "../src/run/run-context";
 import { resolveRunOptions } from "../src/run/run-options";
 import { parseForTest, promptText } from "../src/test-support/parse";
 import { installTools } from "../src/tools/install-tools";
-import type { RunCatalog } from "../src/tools/run-catalog";
 import { Chain } from "../src/walk/chain";
 import { Entry } from "../src/walk/entry";
 

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
+import type { EffectPort } from "@runvil/protocol";
 import { bench, describe } from "vitest";
-import type { EffectPort } from "../src/effects/effect-port";
 import { loadLuaVmFactory } from "../src/lua";
 import { loadEngine } from "../src/run/engine";
 import { parseForTest, promptText } from "../src/test-support/parse";

@@ -19,6 +19,7 @@ describe("@runvil/harness entry point", () => {
       "RunPort",
       "TEMP_FILE_PREFIX",
       "ToolDispatcher",
+      "applyStoreOperation",
       "checkStorePath",
       "checkUtf8",
       "compareBytewise",

@@ -1,3 +1,4 @@
+export { applyStoreOperation } from "./effect-port/apply-store-operation";
 export { RunPort, type RunPortOptions } from "./effect-port/run-port";
 export type { EventSink, RunEventRecord } from "./events/event-record";
 export { EventRecorder, type EventRecorderOptions } from "./events/event-recorder";

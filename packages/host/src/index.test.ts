@@ -10,7 +10,6 @@ describe("@runvil/host entry point", () => {
       "NOTICE_HEADER",
       "REASON_TOOL_ESCAPES_PACK",
       "ServiceMap",
-      "TASK_BUILT_IN_NAMES",
       "createHost",
       "findHostConfig",
       "loadHostConfig",

@@ -8,7 +8,6 @@ export { HOST_CONFIG_FILE } from "./config/parse-host-config";
 export { createHost, type Host, type HostPack } from "./host";
 export type { HostOptions, PluginEntry, PrepareRunOptions } from "./host-options";
 export { HostSetupError } from "./host-setup-error";
-export { TASK_BUILT_IN_NAMES } from "./prepare/offering";
 export type { PromptRequirements } from "./prepare/prepare-run";
 export type { PreparedPack, PreparedRun, PrepareResult } from "./prepare/prepared-run";
 export { NOTICE_HEADER } from "./prepare/requirements-notice";

@@ -25,8 +25,6 @@ export {
   isErrorKind,
   quotaError,
   RUNTIME_ERROR_PREFIX,
-  type RunErrorKind,
-  runErrorKindOf,
   runtimeError,
   runtimeErrorMessage,
   type UncaughtError,

@@ -1,8 +1,9 @@
-import { type Engine, loadEngine, type RunEvent, type RunResult, runNonce } from "@runvil/engine";
+import { type Engine, loadEngine, runNonce } from "@runvil/engine";
 import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
 import { type PluginEntry, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type PromptParser } from "@runvil/parser";
+import type { RunEvent, RunResult } from "@runvil/protocol";
 import type { RunRecord } from "./run-record";
 import { createScenarioHost } from "./scenario-host";
 import type { ScenarioCase } from "./scenario-types";

@@ -1,13 +1,13 @@
-import type { ToolCallRequest } from "@runvil/engine";
 import { MemoryStore } from "@runvil/harness";
 import { type PreparedRun, type PromptRequirements, toolDispatcherFor } from "@runvil/host";
+import type { ToolCallRequest } from "@runvil/protocol";
 import {
   definePack,
   definePlugin,
   INPUT_BROKER,
-  isToolFailure,
   type JsonObject,
   SEARCH_PROVIDER,
+  ToolFailure,
 } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { loadScenarioFile } from "./load-scenarios";
@@ -77,7 +77,8 @@ async function failure(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
-  if (!isToolFailure(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
+  if (!ToolFailure.isInstance(error))
+    throw new Error(`expected a ToolFailure, got ${String(error)}`);
   return error.message;
 }
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import type { RunResult } from "@runvil/engine";
+import type { RunResult } from "@runvil/protocol";
 import type { InputBroker } from "@runvil/sdk";
 import { formatRefusal } from "../format-parse-error";
 import type { CliIo } from "../io";

@@ -1,10 +1,10 @@
-import type { EffectPort, RunEvent } from "@runvil/engine";
-import { formatEventLine, loadEngine } from "@runvil/engine";
+import { loadEngine } from "@runvil/engine";
 import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
 import { toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser } from "@runvil/parser";
-import { INPUT_BROKER, type InputBroker, isToolFailure } from "@runvil/sdk";
+import { type EffectPort, formatEventLine, type RunEvent } from "@runvil/protocol";
+import { INPUT_BROKER, type InputBroker, ToolFailure } from "@runvil/sdk";
 import { formatHostError, formatParseError } from "../format-parse-error";
 import { loadCliHost } from "../host/cli-host";
 import type { RunListeners } from "./run-handle";
@@ -73,7 +73,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     store,
     // A ToolFailure's message already reached the run; only an unexpected exception is shown.
     onToolError: (toolId, error) => {
-      if (!isToolFailure(error)) sides.onToolError?.(toolId, toolErrorText(error));
+      if (!ToolFailure.isInstance(error)) sides.onToolError?.(toolId, toolErrorText(error));
     },
   });
   const port = new RunPort(store, {

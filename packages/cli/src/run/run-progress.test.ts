@@ -1,4 +1,4 @@
-import type { RunEvent } from "@runvil/engine";
+import type { RunEvent } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { RunProgress } from "./run-progress";
 

@@ -1,4 +1,4 @@
-import type { RunEvent } from "@runvil/engine";
+import type { RunEvent } from "@runvil/protocol";
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -1,4 +1,4 @@
-import type { RunResult } from "@runvil/engine";
+import type { RunResult } from "@runvil/protocol";
 
 /**
  * Everything one `runvil run` needs, as plain data: it is handed to the run's worker thread as

@@ -1,7 +1,8 @@
 // The run cases of /work/shared/conformance/lua/12-error-line-numbers.yaml (the parse-error cases
 // belong to the parser).
+
+import type { RunError } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import type { RunError } from "../run/run-error";
 import { body, lua } from "../test-support/lua-fence";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt, type TestRun } from "../test-support/run-prompt";

@@ -1,8 +1,8 @@
+import type { RunEvent } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { body, lua } from "../test-support/lua-fence";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt } from "../test-support/run-prompt";
-import { formatEventLine, type RunEvent } from "./run-event";
 
 const brief = (e: RunEvent): string => `${e.type} ${e.entry ?? "-"} ${e.section}`;
 
@@ -90,20 +90,5 @@ describe("run events", () => {
       "run_finished",
     ]);
     expect(run.port.events.at(-1)).toMatchObject({ outcome: "failed", error_kind: "Lua" });
-  });
-
-  it("writes an event as one JSON line, envelope first", () => {
-    const line = formatEventLine({
-      type: "chunk_started",
-      block: "section `A` prologue",
-      section: "A",
-      entry: "0.1",
-      chain: "0",
-      execution: "run-1",
-      seq: 3,
-    });
-    expect(line).toBe(
-      '{"seq":3,"type":"chunk_started","execution":"run-1","chain":"0","entry":"0.1","section":"A","block":"section `A` prologue"}\n',
-    );
   });
 });

@@ -1,5 +1,5 @@
+import type { SubstitutionKind } from "@runvil/protocol";
 import { ARGV_FROZEN_MESSAGE } from "../argv/derive-argv";
-import type { SubstitutionKind } from "../events/run-event";
 import {
   argumentError,
   decodeJsonValue,

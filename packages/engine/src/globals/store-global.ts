@@ -1,6 +1,5 @@
-import type { StoreOperation, StoreOutput } from "../effects/effect-port";
-import { isStoreError, type StoreText } from "../effects/store-contract";
-import type { StoreOpEventFields } from "../events/run-event";
+import type { StoreOpEventFields, StoreOperation, StoreOutput } from "@runvil/protocol";
+import { StoreError, type StoreText } from "@runvil/sdk";
 import { EngineError, type HostCall, type HostFunction, type LuaVm } from "../lua";
 import type { Entry } from "../walk/entry";
 import { storeTextArgument, suspendOn } from "./arguments";
@@ -28,7 +27,7 @@ export async function performStoreOp<O extends StoreOperation>(
     ctx.emit(entry.source, "store_op", { ...described(operation), ok: true });
     return output;
   } catch (error) {
-    if (isStoreError(error)) {
+    if (StoreError.isInstance(error)) {
       ctx.emit(entry.source, "store_op", {
         ...described(operation),
         ok: false,

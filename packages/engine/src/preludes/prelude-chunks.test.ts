@@ -1,6 +1,6 @@
+import type { RunPrelude } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { loadLuaRuntime } from "../lua";
-import type { RunPrelude } from "../tools/run-catalog";
 import { preludeChunks } from "./prelude-chunks";
 
 describe("preludeChunks", () => {

@@ -1,6 +1,6 @@
+import type { RunPrelude } from "@runvil/protocol";
 import type { LuaRuntime, PreludeChunk } from "../lua";
 import { preludeChunkName } from "../lua";
-import type { RunPrelude } from "../tools/run-catalog";
 
 const byRuntime = new WeakMap<LuaRuntime, WeakMap<RunPrelude, PreludeChunk>>();
 

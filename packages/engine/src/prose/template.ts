@@ -1,4 +1,4 @@
-import type { SubstitutionKind } from "../events/run-event";
+import type { SubstitutionKind } from "@runvil/protocol";
 
 /** One placeholder: its path and its normalized text (`{{ var.greeting }}`). */
 export interface Placeholder {

@@ -1,7 +1,8 @@
+import type { RunError } from "@runvil/protocol";
 import { type BlockFailure, uncaughtError } from "../lua";
 import type { Entry } from "../walk/entry";
 import type { RunEnding } from "./run-context";
-import type { RunError } from "./run-error";
+import { runErrorKindOf } from "./run-error-kind";
 
 /** The headline of a failed H1 gate. */
 export function gateFailedMessage(title: string): string {
@@ -21,7 +22,7 @@ export function blockFailureEnding(entry: Entry, failure: BlockFailure): RunEndi
   if (failure.reason === "cancelled" && ctx.shouldStop()) return "stop";
   const uncaught = uncaughtError(failure, ctx.locate);
   if (uncaught.outcome === "cancelled") return { kind: "cancelled" };
-  const kind = uncaught.runErrorKind ?? "Lua";
+  const kind = runErrorKindOf(uncaught.error) ?? "Lua";
   const value =
     failure.errorValue === undefined
       ? {}

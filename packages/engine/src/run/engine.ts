@@ -1,4 +1,5 @@
 import type { Prompt } from "@runvil/parser";
+import type { RunResult } from "@runvil/protocol";
 import { deriveArgv } from "../argv/derive-argv";
 import { toPlainJsonObject } from "../json/convert";
 import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
@@ -8,7 +9,6 @@ import { runEntry } from "../walk/run-entry";
 import { chainRunner } from "../walk/walk-chain";
 import { RunContext, RunStop } from "./run-context";
 import { type RunOptions, resolveRunOptions } from "./run-options";
-import type { RunResult } from "./run-result";
 
 /** Runs parsed prompts. Load one per process with {@link loadEngine}; it holds no run state. */
 export interface Engine {

@@ -1,5 +1,5 @@
 import type { Prompt } from "@runvil/parser";
-import type { EventFields, RunEvent, RunEventType } from "../events/run-event";
+import type { EventFields, RunError, RunEvent, RunEventType } from "@runvil/protocol";
 import { toLuaJsonObject } from "../json/convert";
 import {
   type BlockLocator,
@@ -11,7 +11,6 @@ import {
 } from "../lua";
 import { runNonce } from "../untrusted/nonce";
 import { SectionTree } from "../walk/section-tree";
-import type { RunError } from "./run-error";
 import type { ResolvedRunOptions } from "./run-options";
 
 /** Where an event comes from: its chain, entry and section. */

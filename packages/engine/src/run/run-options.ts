@@ -1,7 +1,6 @@
 import type { JsonObject } from "@runvil/parser";
-import type { EffectPort } from "../effects/effect-port";
+import type { EffectPort, RunCatalog } from "@runvil/protocol";
 import { formatSysWhen } from "../lua";
-import type { RunCatalog } from "../tools/run-catalog";
 import { checkSeed } from "../untrusted/nonce";
 
 /** Limits the Harness may set for a run; a limit left out keeps the default. */

@@ -1,7 +1,7 @@
-import { isToolFailure, type JsonObject } from "@runvil/sdk";
+import type { CatalogTool } from "@runvil/protocol";
+import { type JsonObject, ToolFailure } from "@runvil/sdk";
 import { wrapUntrusted } from "../untrusted/envelope";
 import type { Entry } from "../walk/entry";
-import type { CatalogTool } from "./run-catalog";
 import { runToolsOf } from "./run-tools";
 import { reportToolCallStarted, type ToolCallIdentity } from "./tool-events";
 import { genericToolFailureText } from "./tool-messages";
@@ -93,7 +93,7 @@ export async function dispatchCatalogCall(
     return { ok: true, text: wrapUntrusted(output.text, ctx.nonce), trusted: false };
   } catch (error) {
     if (abandoned(ctx, error)) throw error;
-    if (isToolFailure(error)) return { ok: false, message: error.message };
+    if (ToolFailure.isInstance(error)) return { ok: false, message: error.message };
     return { ok: false, message: genericToolFailureText(call.name) };
   }
 }

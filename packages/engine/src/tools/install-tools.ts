@@ -1,4 +1,5 @@
 import { checkAlias, checkPackId, invalidAliasMessage } from "@runvil/names";
+import type { CatalogTool } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
 import { suspendOn } from "../globals/arguments";
 import {
@@ -23,7 +24,6 @@ import {
 } from "./catalog-call";
 import { sortNames } from "./debug-quote";
 import { type LocalParam, localToolSchema } from "./local-params";
-import type { CatalogTool } from "./run-catalog";
 import { type RunTools, runToolsOf } from "./run-tools";
 import {
   reportToolCallFailed,

@@ -1,5 +1,5 @@
+import type { CatalogTool, RunCatalog, RunPack } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import type { CatalogTool, RunCatalog, RunPack } from "./run-catalog";
 import { packOfTool, RunTools } from "./run-tools";
 
 function tool(id: string, wireName: string | null = id.replace(/[/.]/g, "_")): CatalogTool {

@@ -1,6 +1,6 @@
+import type { CatalogTool, RunCatalog } from "@runvil/protocol";
 import type { RunContext } from "../run/run-context";
 import { sortNames } from "./debug-quote";
-import type { CatalogTool, RunCatalog } from "./run-catalog";
 
 /** A Pack that has a Pack object in the run. */
 export interface RunPackObject {

@@ -1,5 +1,5 @@
+import type { ToolCallEventFields } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
-import type { ToolCallEventFields } from "../events/run-event";
 import type { RunContext } from "../run/run-context";
 import type { Entry } from "../walk/entry";
 

@@ -1,5 +1,5 @@
+import type { CatalogTool } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "./run-catalog";
 import { packOfTool, RunTools } from "./run-tools";
 import { ToolScope } from "./tool-scope";
 

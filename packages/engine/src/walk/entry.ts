@@ -1,5 +1,5 @@
 import type { LuaBlock, SectionItem } from "@runvil/parser";
-import type { EffectOrigin } from "../effects/effect-port";
+import type { EffectOrigin } from "@runvil/protocol";
 import type { LuaJsonObject } from "../lua";
 import { EMPTY_TEMPLATE, type ProseTemplate } from "../prose/template";
 import type { EventSource, RunContext } from "../run/run-context";

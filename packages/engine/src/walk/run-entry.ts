@@ -1,6 +1,6 @@
 import type { ProseSegment } from "@runvil/parser";
+import type { EntryVia } from "@runvil/protocol";
 import { checkRequiredArgs } from "../argv/derive-argv";
-import type { EntryVia } from "../events/run-event";
 import { readArgvBack } from "../globals/install-engine-lua";
 import { setupSectionVm } from "../globals/section-setup";
 import type { LuaJsonObject, LuaVm } from "../lua";

@@ -1,4 +1,4 @@
-import type { EntryVia } from "../events/run-event";
+import type { EntryVia } from "@runvil/protocol";
 import type { LuaJsonObject } from "../lua";
 import type { RunContext } from "../run/run-context";
 import type { Chain } from "./chain";

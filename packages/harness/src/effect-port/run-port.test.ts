@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/engine";
-import { isStoreError, isToolFailure, type JsonObject } from "@runvil/sdk";
+import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/protocol";
+import { type JsonObject, StoreError, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { EventRecorder } from "../events/event-recorder";
 import { JsonLinesEventSink } from "../events/json-lines-event-sink";
@@ -49,7 +49,7 @@ describe("RunPort", () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(isStoreError(failure)).toBe(true);
+    expect(StoreError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ reason: "not_found" });
   });
 
@@ -130,7 +130,7 @@ describe("RunPort", () => {
       trusted: true,
     });
     const failure = await rejectionOf(port.toolCall(toolRequest("kit/echo", {})));
-    expect(isToolFailure(failure)).toBe(true);
+    expect(ToolFailure.isInstance(failure)).toBe(true);
     expect((failure as Error).message).toBe("kit_echo: missing text argument");
     expect(port.toolCallCount).toBe(2);
   });
@@ -138,7 +138,7 @@ describe("RunPort", () => {
   it("rejects tool calls with a plain Error when it has no dispatcher", async () => {
     const port = new RunPort(new MemoryStore());
     const error = await rejectionOf(port.toolCall(toolRequest("web/fetch", {})));
-    expect(isToolFailure(error)).toBe(false);
+    expect(ToolFailure.isInstance(error)).toBe(false);
     expect((error as Error).message).toBe(
       "cannot call web/fetch: this RunPort was created without a tool dispatcher",
     );

@@ -1,16 +1,16 @@
-import {
-  applyStoreOperation,
-  type EffectPort,
-  type RunEvent,
-  type StoreOperation,
-  type StoreOutput,
-  type StoreRequest,
-  type ToolCallOutput,
-  type ToolCallRequest,
-} from "@runvil/engine";
+import type {
+  EffectPort,
+  RunEvent,
+  StoreOperation,
+  StoreOutput,
+  StoreRequest,
+  ToolCallOutput,
+  ToolCallRequest,
+} from "@runvil/protocol";
 import type { RunStore } from "@runvil/sdk";
 import type { EventRecorder } from "../events/event-recorder";
 import type { ToolDispatcher } from "../tools/tool-dispatcher";
+import { applyStoreOperation } from "./apply-store-operation";
 
 /** Options of a RunPort. */
 export interface RunPortOptions {

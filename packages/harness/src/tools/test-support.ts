@@ -1,4 +1,4 @@
-import type { ToolCallRequest } from "@runvil/engine";
+import type { ToolCallRequest } from "@runvil/protocol";
 import type { JsonObject, Services } from "@runvil/sdk";
 
 /** The origin every test request carries. */

@@ -1,7 +1,6 @@
-import type { ToolCallOutput, ToolCallRequest } from "@runvil/engine";
 import { toWireName } from "@runvil/names";
+import type { ToolCallOutput, ToolCallRequest } from "@runvil/protocol";
 import {
-  isToolFailure,
   type RunStore,
   type Services,
   type ToolContext,
@@ -146,7 +145,7 @@ export class ToolDispatcher {
       output = await definition.run(structuredClone(request.arguments), this.#context(request));
     } catch (error) {
       if (request.signal.aborted) throw abortError(request.signal);
-      if (isToolFailure(error)) {
+      if (ToolFailure.isInstance(error)) {
         if (error.cause !== undefined) this.#report(toolId, error);
         throw new ToolFailure(error.message);
       }

@@ -1,14 +1,6 @@
-import type { CatalogTool } from "@runvil/engine";
-import { isOfferableWireName, toWireName } from "@runvil/names";
+import { isOfferableWireName, isTaskBuiltinName, toWireName } from "@runvil/names";
+import type { CatalogTool } from "@runvil/protocol";
 import { isJsonObject, type ToolDefinition } from "@runvil/sdk";
-
-/** The task built-in names; a catalog tool with one of them as its wire name is never offered. */
-export const TASK_BUILT_IN_NAMES: ReadonlySet<string> = new Set([
-  "task",
-  "task_cancel",
-  "task_status",
-  "await_tasks",
-]);
 
 /**
  * The catalog entries of tools already sorted by id, with their wire names: null for a tool
@@ -22,7 +14,7 @@ export function catalogTools(
   return tools.map(({ pack, definition }) => {
     const wire = toWireName(definition.id);
     const offerable =
-      !TASK_BUILT_IN_NAMES.has(wire) &&
+      !isTaskBuiltinName(wire) &&
       isOfferableWireName(wire) &&
       isJsonObject(definition.parameters) &&
       !held.has(wire);

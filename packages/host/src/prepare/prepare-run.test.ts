@@ -1,5 +1,5 @@
-import type { RunCatalog } from "@runvil/engine";
 import type { Prompt } from "@runvil/parser";
+import type { RunCatalog } from "@runvil/protocol";
 import { INPUT_BROKER, SEARCH_PROVIDER } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { createHost, type Host } from "../host";

@@ -1,5 +1,5 @@
-import type { RunPack, RunPrelude } from "@runvil/engine";
 import { RUNVIL_VENDOR, type UsesEntry } from "@runvil/names";
+import type { RunPack, RunPrelude } from "@runvil/protocol";
 import type { Services, ToolDefinition } from "@runvil/sdk";
 import type { PackRegistry } from "../setup/pack-registry";
 import type { RegisteredPack } from "../setup/registered-pack";

@@ -1,4 +1,4 @@
-import type { RunCatalog } from "@runvil/engine";
+import type { RunCatalog } from "@runvil/protocol";
 import type { Services, ToolDefinition } from "@runvil/sdk";
 
 /** One Pack of a prepared run, for display (the CLI's and the testkit's reports). */

@@ -1,4 +1,4 @@
-import type { DroppedTool } from "@runvil/engine";
+import type { DroppedTool } from "@runvil/protocol";
 import type { PackDefinition } from "@runvil/sdk";
 import { HostSetupError } from "../host-setup-error";
 import { nameProblem, shapeProblem, typeName, vendorProblem } from "./pack-checks";

@@ -1,5 +1,5 @@
-import type { DroppedTool } from "@runvil/engine";
 import { parseToolId } from "@runvil/names";
+import type { DroppedTool } from "@runvil/protocol";
 import type { ToolDefinition } from "@runvil/sdk";
 
 /** The reason the chapter gives for a tool whose first segment is not its Pack's id. */

@@ -11,6 +11,5 @@ export {
 export { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
 export { ERRORS_CHUNK_NAME } from "./errors-lua";
 export { installErrors } from "./install-errors";
-export { type RunErrorKind, runErrorKindOf } from "./run-error-kind";
 export { RUNTIME_ERROR_PREFIX, runtimeError, runtimeErrorMessage } from "./runtime-error";
 export { type UncaughtError, uncaughtError } from "./uncaught-error";

@@ -63,8 +63,9 @@ return a.kind .. ':' .. a.path .. ':' .. tostring(a) .. '|' .. b.kind .. ':' .. 
       expect(quota.ok).toBe(false);
       if (quota.ok) return;
       expect(uncaughtError(quota, () => undefined)).toMatchObject({
-        runErrorKind: "Quota",
+        outcome: "failed",
         message: "call recursion exceeded cap of 8",
+        error: { kind: "lua", quota: true },
       });
     });
   });

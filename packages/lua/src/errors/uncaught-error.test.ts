@@ -35,7 +35,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
         ],
       ]);
       expect(failure.outcome).toBe("failed");
-      expect(failure.runErrorKind).toBe("Lua");
+      expect(failure.error.kind).toBe("lua");
       expect(failure.message).toBe(
         [
           "section `Check` prologue:14: runtime error: section `Check` prologue:14: the answer must be yes",
@@ -73,7 +73,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
     async (line, label, source, at) => {
       await withErrorsVm(async (vm) => {
         const failure = await failLast(vm, [[line, label, source]]);
-        expect(failure.runErrorKind).toBe("Lua");
+        expect(failure.error.kind).toBe("lua");
         expect(firstLine(failure.message)).toBe(`${at}: runtime error: ${at}: assertion failed!`);
       });
     },
@@ -101,7 +101,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
           "local answer = 'no'\nassert(answer == 'yes', 'the answer must be yes')\nreturn 'checked'",
         ],
       ]);
-      expect(failure.runErrorKind).toBe("Lua");
+      expect(failure.error.kind).toBe("lua");
       expect(firstLine(failure.message)).toBe(
         "section `Verify` prologue:13: runtime error: section `Verify` prologue:13: the answer must be yes",
       );
@@ -114,7 +114,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
         [19, "section `lib` prologue", "function boom()\n  error('deep fault')\nend"],
         [12, "section `Main` prologue", "local lib = 'required'\nboom()"],
       ]);
-      expect(failure.runErrorKind).toBe("Lua");
+      expect(failure.error.kind).toBe("lua");
       expect(failure.message).toBe(
         [
           "section `lib` prologue:20: runtime error: section `lib` prologue:20: deep fault",
@@ -185,7 +185,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
           "local ok, err = pcall(function() return sys.nothing end)\nerror(err)",
         ],
       ]);
-      expect(failure.runErrorKind).toBe("Lua");
+      expect(failure.error.kind).toBe("lua");
       expect(firstLine(failure.message)).toBe(
         "section `Test` prologue:13: runtime error: section `Test` prologue:13: runtime error: unknown sys field 'nothing'",
       );
@@ -248,7 +248,7 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
       ]) {
         const failure = await failLast(vm, [[12, MAIN, source]]);
         expect(failure.outcome).toBe("failed");
-        expect(failure.runErrorKind).toBe("Vfs");
+        expect(failure.error.kind).toBe("store");
         expect(failure.message).toBe("missing.txt: not found");
         expect(failure.error.kind).toBe("store");
         expect(failure.error.fields).toEqual({ reason: "not_found", path: "missing.txt" });
@@ -270,7 +270,7 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
           "local ok, err = pcall(store.read, 'missing.txt')\ncall('### Sibling', '')\nerror(err)",
         ],
       ]);
-      expect(failure.runErrorKind).toBe("Vfs");
+      expect(failure.error.kind).toBe("store");
     });
   });
 
@@ -280,15 +280,12 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
       const text = await failLast(vm, [
         [12, MAIN, "local ok, err = pcall(store.read, 'missing.txt')\nerror(tostring(err), 0)"],
       ]);
-      expect([text.runErrorKind, firstLine(text.message)]).toEqual([
-        "Lua",
-        "missing.txt: not found",
-      ]);
+      expect([text.error.kind, firstLine(text.message)]).toEqual(["lua", "missing.txt: not found"]);
       const message = await failLast(vm, [
         [12, MAIN, "local ok, err = pcall(store.read, 'missing.txt')\nerror(err.message)"],
       ]);
-      expect([message.runErrorKind, firstLine(message.message)]).toEqual([
-        "Lua",
+      expect([message.error.kind, firstLine(message.message)]).toEqual([
+        "lua",
         `${MAIN}:13: runtime error: ${MAIN}:13: missing.txt: not found`,
       ]);
     });
@@ -301,59 +298,51 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
         "error({ kind = 'custom', message = 'handler exploded' })",
       ]) {
         const failure = await failLast(vm, [[12, MAIN, source]]);
-        expect(failure.runErrorKind).toBe("Lua");
+        expect(failure.error.kind).toBe("lua");
         expect(firstLine(failure.message)).toBe("(error object is a table value)");
         expect(failure.error.kind).toBe("lua");
       }
     });
   });
 
-  it("maps each Engine error kind to its run error kind, message unchanged", async () => {
-    const cases: readonly (readonly [EngineError, UncaughtError["runErrorKind"], string])[] = [
+  it("passes each Engine error value through, message, fields and quota mark unchanged", async () => {
+    const cases: readonly (readonly [EngineError, UncaughtError["outcome"]])[] = [
       [
         new EngineError("context_exhausted", "context window exceeded", { reason: "provider" }),
-        "ContextExhausted",
         "failed",
       ],
       [
         new EngineError("empty_model_reply", "empty model reply", { finish_reason: "length" }),
-        "Completion",
         "failed",
       ],
-      [new EngineError("tool_loop_exhausted", "tool-call loop did not converge"), "Tool", "failed"],
-      [new EngineError("tool", "tool call failure: web_fetch: no page"), "Tool", "failed"],
+      [new EngineError("tool_loop_exhausted", "tool-call loop did not converge"), "failed"],
+      [new EngineError("tool", "tool call failure: web_fetch: no page"), "failed"],
       [
         new EngineError("out_of_scope_tool", 'tool "rogue" is not in this section\'s scope', {
           name: "rogue",
         }),
-        "Tool",
         "failed",
       ],
       [
         new EngineError("unbound_tool", 'tool "missing" is not a tool in this run', {
           name: "missing",
         }),
-        "Tool",
         "failed",
       ],
-      [new EngineError("tasks_live", "tasks still live", { tasks: "1.2" }), "Lua", "failed"],
-      [new EngineError("internal", "model is down"), "Lua", "failed"],
-      [quotaError("call recursion exceeded cap of 8"), "Quota", "failed"],
-      [new EngineError("cancelled", "cancelled", { task: "1.1" }), undefined, "cancelled"],
+      [new EngineError("tasks_live", "tasks still live", { tasks: "1.2" }), "failed"],
+      [new EngineError("internal", "model is down"), "failed"],
+      [quotaError("call recursion exceeded cap of 8"), "failed"],
+      [new EngineError("cancelled", "cancelled", { task: "1.1" }), "cancelled"],
     ];
     await withErrorsVm(async (vm) => {
-      for (const [error, runErrorKind, outcome] of cases) {
+      for (const [error, outcome] of cases) {
         vm.setGlobalFunction("fail", () => {
           throw error;
         });
         const failure = await failLast(vm, [
           [12, MAIN, "local ok, err = pcall(fail)\nlocal x = 1\nerror(err, 0)"],
         ]);
-        expect([failure.outcome, failure.runErrorKind, failure.message]).toEqual([
-          outcome,
-          runErrorKind,
-          error.message,
-        ]);
+        expect([failure.outcome, failure.message]).toEqual([outcome, error.message]);
         expect(failure.error.kind).toBe(error.kind);
         expect(failure.error.fields).toEqual(error.fields);
         expect(failure.error.quota).toBe(error.quota);
@@ -366,9 +355,8 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
       vm.setGlobalFunction("wait", () => new Promise(() => undefined));
       setTimeout(() => vm.cancel(), 5);
       const failure = await failLast(vm, [[12, MAIN, "wait()"]]);
-      expect([failure.outcome, failure.runErrorKind, failure.message, failure.error.kind]).toEqual([
+      expect([failure.outcome, failure.message, failure.error.kind]).toEqual([
         "cancelled",
-        undefined,
         "cancelled",
         "cancelled",
       ]);
@@ -381,8 +369,8 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
         const failure = await failLast(vm, [
           [12, MAIN, "local t = {}\nfor i = 1, 1e9 do t[i] = i end"],
         ]);
-        expect([failure.runErrorKind, firstLine(failure.message)]).toEqual([
-          "Lua",
+        expect([failure.error.kind, firstLine(failure.message)]).toEqual([
+          "lua",
           "not enough memory",
         ]);
         expect(failure.error.message).toBe("not enough memory");
@@ -396,7 +384,7 @@ describe("uncaught failures and run error kinds (spec: What an uncaught error en
       const failure = await failLast(vm, [
         [14, "section `Check` epilog", "local secret =\nreturn secret"],
       ]);
-      expect(failure.runErrorKind).toBe("Lua");
+      expect(failure.error.kind).toBe("lua");
       expect(failure.message).toMatch(
         /^lua compilation error at section `Check` epilog \(line 14\): \[string "line 14"\]:2: /,
       );

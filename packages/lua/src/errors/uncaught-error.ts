@@ -4,14 +4,11 @@ import { type BlockLocator, mapChunkMarkers } from "../error-location/map-marker
 import { formatUncaughtRuntimeError } from "../error-location/runtime-error";
 import { CANCELLED_MESSAGE } from "../vm/cancel";
 import type { BlockFailure } from "../vm/outcome";
-import { type RunErrorKind, runErrorKindOf } from "./run-error-kind";
 
 /** How an uncaught failure of a block ends the run. */
 export interface UncaughtError {
   /** `cancelled` for a cancelled block or an uncaught `cancelled` error value, else `failed`. */
   readonly outcome: "failed" | "cancelled";
-  /** The run error kind; undefined when the outcome is `cancelled`. */
-  readonly runErrorKind: RunErrorKind | undefined;
   /**
    * The run error's message. A Lua runtime error reads
    * `{label}:{line}: runtime error: {label}:{line}: {text}` with every marker of the VM's blocks
@@ -23,7 +20,8 @@ export interface UncaughtError {
   /**
    * The failure as an Engine error: the error value's own kind, message, fields and quota mark,
    * or for a plain Lua failure kind `lua` with the raised text, markers mapped, no traceback.
-   * What a caller in another VM (call, tasks.join, require) raises or reports.
+   * What a caller in another VM (call, tasks.join, require) raises or reports, and what the
+   * Engine reads the run error kind from (its kind, and its quota mark).
    */
   readonly error: EngineError;
 }
@@ -38,22 +36,20 @@ const POSITION = /\[string "line (\d+)"\]:(\d+):/g;
  * wrote them.
  *
  * - cancelled (reason, or a `cancelled` error value): outcome cancelled.
- * - a `lua` error value marked as a quota refusal: `Quota`, its message unchanged.
- * - any other `lua` error value: `Lua`, as a runtime error raised where the value was raised
- *   (the traceback's first frame in a known block), so it names the block and the absolute line.
- * - other error values: their kind's run error kind (store → Vfs, the tool kinds → Tool,
- *   context_exhausted → ContextExhausted, empty_model_reply → Completion, internal and the task
- *   kinds → Lua), the message unchanged.
- * - anything else (a string, a number, your own table, a memory refusal): `Lua`, the mapped
- *   runtime error (see UncaughtError.message).
- * - a load failure (a compile error during the run): `Lua`,
+ * - an error value of another kind than `lua`, or a `lua` one marked as a quota refusal: the
+ *   value itself, its message unchanged (the Engine reads the run error kind from its kind and
+ *   quota mark: store → Vfs, the tool kinds → Tool, a quota refusal → Quota, …).
+ * - any other `lua` error value: as a runtime error raised where the value was raised (the
+ *   traceback's first frame in a known block), so it names the block and the absolute line.
+ * - anything else (a string, a number, your own table, a memory refusal): kind `lua`, the
+ *   mapped runtime error (see UncaughtError.message).
+ * - a load failure (a compile error during the run): kind `lua`,
  *   `lua compilation error at {label} (line N): {diagnostic}` when the block is known.
  */
 export function uncaughtError(failure: BlockFailure, locate: BlockLocator): UncaughtError {
   if (failure.reason === "cancelled") {
     return {
       outcome: "cancelled",
-      runErrorKind: undefined,
       message: CANCELLED_MESSAGE,
       error: new EngineError("cancelled", CANCELLED_MESSAGE),
     };
@@ -64,34 +60,23 @@ export function uncaughtError(failure: BlockFailure, locate: BlockLocator): Unca
     if (value.kind === "cancelled") {
       return {
         outcome: "cancelled",
-        runErrorKind: undefined,
         message: value.message,
         error: value,
       };
     }
-    if (value.kind !== "lua") {
-      return {
-        outcome: "failed",
-        runErrorKind: runErrorKindOf(value.kind) ?? "Lua",
-        message: value.message,
-        error: value,
-      };
-    }
-    if (value.quota) {
-      return { outcome: "failed", runErrorKind: "Quota", message: value.message, error: value };
+    if (value.kind !== "lua" || value.quota) {
+      return { outcome: "failed", message: value.message, error: value };
     }
     const at = raisePoint(failure.traceback, locate);
     const raw = at === undefined ? value.message : `${at}: ${value.message}`;
     return {
       outcome: "failed",
-      runErrorKind: "Lua",
       message: formatUncaughtRuntimeError(raw, failure.traceback, locate),
       error: value,
     };
   }
   return {
     outcome: "failed",
-    runErrorKind: "Lua",
     message: formatUncaughtRuntimeError(failure.message, failure.traceback, locate),
     error: new EngineError("lua", mapChunkMarkers(failure.message, locate).text),
   };
@@ -104,7 +89,6 @@ function loadFailure(diagnostic: string, locate: BlockLocator): UncaughtError {
     first === undefined ? diagnostic : formatCompileError(first.label, first.line, diagnostic);
   return {
     outcome: "failed",
-    runErrorKind: "Lua",
     message,
     error: new EngineError("lua", message),
   };

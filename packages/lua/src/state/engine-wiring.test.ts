@@ -83,7 +83,7 @@ describe("var with json and error values (04-var.yaml)", () => {
       engine: true,
     });
     const failure = uncaughtError(run.outcomes[0] as BlockFailure, locate);
-    expect(failure.runErrorKind).toBe("Lua");
+    expect(failure.error.kind).toBe("lua");
     expect(failure.message).toContain("var.f must be JSON data, got function");
     expect(failure.message.split("\n")[0]).toMatch(
       /^section `Main` prologue:1: .*var\.f must be JSON data, got function$/,
@@ -202,7 +202,7 @@ describe("sys and log with error values (06-sys-and-ui.yaml, 08-logging.yaml)", 
   it("an uncaught unknown sys field ends the run as Lua", async () => {
     const { failure } = await runWith("return sys.nothing", (vm) => installSys(vm, SYS_FACTS));
     const ended = uncaughtError(failure as BlockFailure, locate);
-    expect(ended.runErrorKind).toBe("Lua");
+    expect(ended.error.kind).toBe("lua");
     expect(ended.message).toContain("unknown sys field 'nothing'");
   });
 
@@ -225,25 +225,25 @@ describe("sys and log with error values (06-sys-and-ui.yaml, 08-logging.yaml)", 
     expect(value).toBe("lua|lua log cumulative byte budget exceeded");
   });
 
-  it("uncaught quota refusals end the run as Quota, a raised copy of the text as Lua", async () => {
+  it("uncaught quota refusals keep their quota mark, a raised copy of the text has none", async () => {
     const install = (vm: import("../vm/lua-vm").LuaVm) =>
       installLog(vm, { section: "Main", quotas: { events: 1 } });
     const events = await runWith("log('one')\nlog('two')\nreturn 'unreached'", install);
     const ended = uncaughtError(events.failure as BlockFailure, locate);
-    expect([ended.runErrorKind, ended.message]).toEqual(["Quota", "lua log event budget exceeded"]);
+    expect([ended.error.quota, ended.message]).toEqual([true, "lua log event budget exceeded"]);
     const bytes = await runWith(
       "log(string.rep('é', 200)) log(string.rep('é', 200)) log(string.rep('é', 200))",
       (vm) => installLog(vm, { section: "Main", quotas: { events: 4 } }),
     );
-    expect(uncaughtError(bytes.failure as BlockFailure, locate).runErrorKind).toBe("Quota");
+    expect(uncaughtError(bytes.failure as BlockFailure, locate).error.quota).toBe(true);
     const rethrown = await runWith(
       "log('one') local ok, err = pcall(log, 'two') error(err)",
       install,
     );
-    expect(uncaughtError(rethrown.failure as BlockFailure, locate).runErrorKind).toBe("Quota");
+    expect(uncaughtError(rethrown.failure as BlockFailure, locate).error.quota).toBe(true);
     const fake = await runWith("error('lua log event budget exceeded')", install);
     const faked = uncaughtError(fake.failure as BlockFailure, locate);
-    expect(faked.runErrorKind).toBe("Lua");
+    expect([faked.error.kind, faked.error.quota]).toEqual(["lua", false]);
     expect(faked.message).toContain("lua log event budget exceeded");
   });
 

@@ -1,19 +1,28 @@
-import type { ErrorKind } from "../lua";
+/**
+ * The run error kinds (docs/design/outcomes.md), in the order the outcomes chapter lists them:
+ * the one definition every package uses.
+ */
+export const RUN_ERROR_KINDS = [
+  "Lua",
+  "Tool",
+  "RequirementsUnmet",
+  "Quota",
+  "Vfs",
+  "ContextExhausted",
+  "Completion",
+  "Determinism",
+] as const;
 
-/** The run error kinds (docs/design/outcomes.md). */
-export type RunErrorKind =
-  | "Lua"
-  | "Tool"
-  | "RequirementsUnmet"
-  | "Quota"
-  | "Vfs"
-  | "ContextExhausted"
-  | "Completion"
-  | "Determinism";
+/** A run error kind. */
+export type RunErrorKind = (typeof RUN_ERROR_KINDS)[number];
 
 /** The uncaught Engine error value that ended a run: its kind and fields. */
 export interface RunErrorValue {
-  readonly kind: ErrorKind;
+  /**
+   * The error value's kind: one of the thirteen error kinds of the Lua environment chapter
+   * (`lua`, `store`, `tool`, …; `@runvil/lua`'s ErrorKind).
+   */
+  readonly kind: string;
   readonly fields: Readonly<Record<string, string | number>>;
 }
 

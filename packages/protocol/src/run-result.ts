@@ -1,4 +1,4 @@
-import type { JsonObject } from "@runvil/parser";
+import type { JsonObject } from "@runvil/sdk";
 import type { RunError } from "./run-error";
 
 /** How a run ended. */

@@ -1,5 +1,5 @@
-import type { StoreOperation, StoreOutput } from "./effect-port";
-import type { RunStore } from "./store-contract";
+import type { StoreOperation, StoreOutput } from "@runvil/protocol";
+import type { RunStore } from "@runvil/sdk";
 
 /**
  * Performs one store operation on a RunStore: the step from `EffectPort.storeOp` to the sdk's

@@ -1,5 +1,5 @@
 import type { JsonObject } from "@runvil/sdk";
-import type { RunErrorKind } from "../run/run-error";
+import type { RunErrorKind } from "./run-error";
 
 /** How a section entry began. */
 export type EntryVia = "h1" | "walk" | "jump" | "call";

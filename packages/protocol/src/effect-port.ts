@@ -1,6 +1,5 @@
-import type { JsonObject } from "@runvil/sdk";
-import type { RunEvent } from "../events/run-event";
-import type { StoreText } from "./store-contract";
+import type { JsonObject, StoreText } from "@runvil/sdk";
+import type { RunEvent } from "./run-event";
 
 /**
  * One store operation, in the shapes of the sdk's RunStore (docs/design/architecture.md). Texts
@@ -104,7 +103,7 @@ export interface ToolCallOutput {
 
 /**
  * The Engine's only way out: every effect is a request to the port, every step an event.
- * The Harness implements it; tests use an in-memory port.
+ * The Harness implements it (`RunPort`); a journal can answer it on replay.
  */
 export interface EffectPort {
   /**

@@ -1,0 +1,39 @@
+export type {
+  EffectOrigin,
+  EffectPort,
+  StoreOperation,
+  StoreOutput,
+  StoreOutputs,
+  StoreRequest,
+  ToolCallOutput,
+  ToolCallRequest,
+} from "./effect-port";
+export type {
+  CatalogTool,
+  DroppedTool,
+  RunCatalog,
+  RunPack,
+  RunPrelude,
+} from "./run-catalog";
+export { RUN_ERROR_KINDS, type RunError, type RunErrorKind, type RunErrorValue } from "./run-error";
+export {
+  type EntryEnding,
+  type EntryVia,
+  type EventEnvelope,
+  type EventFields,
+  formatEventLine,
+  type RunEvent,
+  type RunEventOf,
+  type RunEventType,
+  type StoreOpEventFields,
+  type SubstitutionKind,
+  type ToolCallEventFields,
+  type ToolResultEventFields,
+} from "./run-event";
+export type {
+  CancelledRun,
+  FailedRun,
+  RunOutcome,
+  RunResult,
+  SucceededRun,
+} from "./run-result";
