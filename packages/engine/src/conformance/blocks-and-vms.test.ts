@@ -119,7 +119,7 @@ describe("01-blocks-and-vms", () => {
     const code = "store.write('note.md', 'hello')\nreturn store.read('note.md')";
     const run = await runTestPrompt(promptText(`# Notes\n\n## Keep\n\n${lua(code)}\n`));
     expect(resultText(run)).toBe("hello");
-    expect(run.port.store.snapshot()).toEqual({ "note.md": "hello" });
+    expect(await run.port.files()).toEqual({ "note.md": "hello" });
   });
 
   it("coroutine reads nil in a block", async () => {

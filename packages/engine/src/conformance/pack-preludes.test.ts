@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import {
   catalogWith,
-  PRELUDE_HOST,
   type PreludeCase,
+  preparePreludeHost,
   runPreludeCase,
   USER_INPUT_PRELUDE,
 } from "../preludes/test-support";
@@ -196,7 +196,7 @@ describe("tools/12-pack-preludes", () => {
       preludes: { helper },
     });
     expect(resultText(run)).toBe("kept");
-    expect(Object.fromEntries(run.port.store.files)).toEqual({ "notes.md": "kept" });
+    expect(await run.port.files()).toEqual({ "notes.md": "kept" });
     expect(run.port.requests.map((r) => r.operation.op)).toEqual(["write", "read"]);
   });
 
@@ -485,7 +485,7 @@ describe("lua/09-asking-the-operator (no model)", () => {
     const code = "local text = input.ask()\nstore.write('after.txt', text)\nreturn text";
     const run = await cancelledWhileAsking(body("# Ask cancelled", "## Main", lua(code)));
     expect(run.result.outcome).toBe("cancelled");
-    expect(Object.fromEntries(run.port.store.files)).toEqual({});
+    expect(await run.port.files()).toEqual({});
   });
 
   it("tools.call on the ask tool returns the operator's text", async () => {
@@ -587,7 +587,8 @@ describe("lua/11-raising-and-catching (preludes)", () => {
  */
 async function cancelledWhileAsking(prompt: string): Promise<TestRun & { port: ToolPort }> {
   const controller = new AbortController();
-  const port = new ToolPort(PRELUDE_HOST, { operator: [{ hold: true }] });
+  const prepared = await preparePreludeHost({ operator: [{ hold: true }] });
+  const port = new ToolPort(prepared);
   const toolCall = port.toolCall.bind(port);
   port.toolCall = (request) => {
     const answer = toolCall(request);
@@ -595,7 +596,7 @@ async function cancelledWhileAsking(prompt: string): Promise<TestRun & { port: T
     return answer;
   };
   const run = await runTestPrompt(promptText(prompt, USES_USER_INPUT), {
-    catalog: catalogWith(USER_INPUT),
+    catalog: catalogWith(prepared, USER_INPUT),
     port,
     signal: controller.signal,
   });

@@ -127,6 +127,6 @@ describe("07-section-entry-ids", () => {
       ),
     );
     expect(resultText(run)).toBe("parked");
-    expect(run.port.store.snapshot()).toEqual({ "park-0.1": "x" });
+    expect(await run.port.files()).toEqual({ "park-0.1": "x" });
   });
 });

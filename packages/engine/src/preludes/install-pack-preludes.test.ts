@@ -155,7 +155,7 @@ describe("installPackPreludes in a run", () => {
           "Pack `beta`: its prelude failed to load: pack:beta:1: unexpected symbol near '='. A prelude only defines functions; it must not call tools while loading.",
       },
     });
-    expect(Object.fromEntries(run.port.store.files)).toEqual({ "alpha.txt": "a" });
+    expect(await run.port.files()).toEqual({ "alpha.txt": "a" });
   });
 
   it("ends the run cancelled when it is cancelled while an install-time store call waits", async () => {

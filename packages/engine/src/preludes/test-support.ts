@@ -1,27 +1,33 @@
+import type { PreparedRun } from "@runvil/host";
+import type { RunCatalog, RunPrelude } from "@runvil/protocol";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt, type TestRun, type TestRunOptions } from "../test-support/run-prompt";
-import type { RunCatalog, RunPrelude } from "../tools/run-catalog";
-import { type ScenarioCatalog, scenarioCatalog } from "../tools/test-support/scenario-host";
-import { type OperatorAnswer, ToolPort } from "../tools/test-support/tool-port";
+import {
+  type OperatorAnswer,
+  prepareScenario,
+  type ScenarioSetup,
+} from "../tools/test-support/scenario-host";
+import { ToolPort } from "../tools/test-support/tool-port";
 
-/** The user-input Pack's prelude, as tools.txt "Pack preludes" prints it. */
-export const USER_INPUT_PRELUDE = `local pack = ...
-input = {}
-function input.ask(...)
-  if select('#', ...) > 0 then
-    error("input.ask takes no arguments", 2)
-  end
-  return tools.call(pack .. "/ask")
-end
-`;
+/** The user-input Pack's prelude, as tools.txt "Pack preludes" prints it (the Pack's own). */
+export { USER_INPUT_PRELUDE } from "@runvil/plugin-user-input";
 
-/** The scenario Host prelude cases run on: the official Packs, every service. */
-export const PRELUDE_HOST: ScenarioCatalog = scenarioCatalog({}, []);
+/**
+ * The run prelude cases run on: the scenario Host (the official Packs, every service) prepared
+ * for a prompt that declares nothing, so the Packs' own preludes stay out and each case's
+ * preludes stand in for the declared Packs' ({@link catalogWith}).
+ */
+export function preparePreludeHost(setup: Omit<ScenarioSetup, "host"> = {}): Promise<PreparedRun> {
+  return prepareScenario({ frontmatter: { uses: [] } }, setup);
+}
 
-/** The Host's run catalog with `preludes` (Pack id → source, in order). */
-export function catalogWith(preludes: Readonly<Record<string, string>>): RunCatalog {
+/** The prepared run's catalog with `preludes` (Pack id → source, in order). */
+export function catalogWith(
+  run: PreparedRun,
+  preludes: Readonly<Record<string, string>>,
+): RunCatalog {
   const list: RunPrelude[] = Object.entries(preludes).map(([pack, source]) => ({ pack, source }));
-  return { ...PRELUDE_HOST.catalog, preludes: list };
+  return { ...run.catalog, preludes: list };
 }
 
 /** A case: the prompt body (from the `# Title` on) and its frontmatter lines. */
@@ -38,19 +44,19 @@ export interface PreludeCase {
   readonly beforeStoreOp?: ToolPort["beforeStoreOp"];
 }
 
-/** Runs a case on a ToolPort over {@link PRELUDE_HOST}; the port is `run.port`. */
+/** Runs a case on a ToolPort over {@link preparePreludeHost}; the port is `run.port`. */
 export async function runPreludeCase(
   c: PreludeCase,
 ): Promise<TestRun & { readonly port: ToolPort }> {
-  const port = new ToolPort(PRELUDE_HOST, {
-    ...(c.files === undefined ? {} : { files: c.files }),
+  const prepared = await preparePreludeHost({
     ...(c.operator === undefined ? {} : { operator: c.operator }),
     ...(c.pages === undefined ? {} : { web: { pages: c.pages } }),
   });
+  const port = new ToolPort(prepared, c.files === undefined ? {} : { files: c.files });
   port.beforeStoreOp = c.beforeStoreOp;
   const run = await runTestPrompt(promptText(c.body, c.frontmatter ?? ""), {
     ...c.options,
-    catalog: catalogWith(c.preludes),
+    catalog: catalogWith(prepared, c.preludes),
     port,
   });
   return { ...run, port };

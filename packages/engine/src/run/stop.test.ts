@@ -1,12 +1,16 @@
 import { Worker } from "node:worker_threads";
+import type {
+  CatalogTool,
+  RunCatalog,
+  RunEvent,
+  ToolCallOutput,
+  ToolCallRequest,
+} from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import type { ToolCallOutput, ToolCallRequest } from "../effects/effect-port";
-import type { RunEvent } from "../events/run-event";
 import { body, lua } from "../test-support/lua-fence";
 import { MemoryPort } from "../test-support/memory-port";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt } from "../test-support/run-prompt";
-import type { CatalogTool, RunCatalog } from "../tools/run-catalog";
 
 function tool(id: string): CatalogTool {
   return {
@@ -225,7 +229,7 @@ describe("stopping a run", () => {
     ]);
     // The answer is recorded, but the block runs no further: nothing after the call happens.
     expect(port.checkpoints()).toEqual([]);
-    expect([...port.store.files.keys()]).toEqual([]);
+    expect(await port.files()).toEqual({});
     expect(port.types().slice(-4)).toEqual(TAIL);
     expect(port.events.at(-1)).toMatchObject({ outcome: "cancelled", stopped: true });
   });

@@ -1,4 +1,4 @@
-import type { RunError } from "../run/run-error";
+import type { RunError } from "@runvil/protocol";
 import type { TestRun } from "./run-prompt";
 
 /** The run error of a failed test run; throws when the run did not fail. */

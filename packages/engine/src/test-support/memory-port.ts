@@ -1,11 +1,15 @@
-import { applyStoreOperation } from "../effects/apply-store-operation";
-import type { EffectPort, StoreOperation, StoreOutput, StoreRequest } from "../effects/effect-port";
-import type { RunEvent } from "../events/run-event";
-import { MemoryStore } from "./memory-store";
+import { applyStoreOperation, MemoryStore, readAllFiles } from "@runvil/harness";
+import type {
+  EffectPort,
+  RunEvent,
+  StoreOperation,
+  StoreOutput,
+  StoreRequest,
+} from "@runvil/protocol";
 
 /**
- * An in-memory EffectPort for tests: store operations on a MemoryStore, every event kept in
- * order. `beforeStoreOp` lets a test hold or observe a request.
+ * An in-memory EffectPort for tests: store operations on the Harness's MemoryStore, every event
+ * and store request kept in order. `beforeStoreOp` lets a test hold or observe a request.
  */
 export class MemoryPort implements EffectPort {
   readonly events: RunEvent[] = [];
@@ -14,7 +18,7 @@ export class MemoryPort implements EffectPort {
   beforeStoreOp: ((request: StoreRequest) => Promise<void> | void) | undefined;
 
   constructor(files: Readonly<Record<string, string>> = {}) {
-    this.store = new MemoryStore(files);
+    this.store = new MemoryStore({ files });
   }
 
   async storeOp<O extends StoreOperation>(request: StoreRequest<O>): Promise<StoreOutput<O["op"]>> {
@@ -25,6 +29,11 @@ export class MemoryPort implements EffectPort {
 
   emit(event: RunEvent): void {
     this.events.push(event);
+  }
+
+  /** Every file of the store, path to text, in path order. */
+  files(): Promise<Record<string, string>> {
+    return readAllFiles(this.store);
   }
 
   /** The `Lua: {message}` text of every checkpoint, in order. */

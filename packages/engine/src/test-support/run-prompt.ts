@@ -1,6 +1,6 @@
+import type { RunResult } from "@runvil/protocol";
 import { type Engine, loadEngine } from "../run/engine";
 import type { RunOptions } from "../run/run-options";
-import type { RunResult } from "../run/run-result";
 import { MemoryPort } from "./memory-port";
 import { parseForTest } from "./parse";
 

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { promptText } from "../test-support/parse";
-import { scenarioCatalog } from "./test-support/scenario-host";
+import { parseForTest, promptText } from "../test-support/parse";
+import { prepareScenario } from "./test-support/scenario-host";
 import { openSectionVm, type SectionVm } from "./test-support/section-vm";
 import { ToolPort } from "./test-support/tool-port";
 
 const PROMPT = promptText("# Scope\n\n## Ask\n\n```lua\nreturn 1\n```\n", "uses: [web]\n");
 
 async function withSection(use: (section: SectionVm) => Promise<void>): Promise<void> {
-  const host = scenarioCatalog({}, [
-    { text: "web", vendor: "runvil", packId: "web", fullName: "runvil/web", line: 5, column: 8 },
-  ]);
-  const section = await openSectionVm(PROMPT, new ToolPort(host), host.catalog);
+  const prepared = await prepareScenario(await parseForTest(PROMPT));
+  const section = await openSectionVm(PROMPT, new ToolPort(prepared), prepared.catalog);
   try {
     await use(section);
   } finally {

@@ -1,8 +1,8 @@
+import type { RunCatalog } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import { promptText } from "../test-support/parse";
+import { parseForTest, promptText } from "../test-support/parse";
 import { renderSectionTools } from "./render";
-import type { RunCatalog } from "./run-catalog";
-import { scenarioCatalog } from "./test-support/scenario-host";
+import { prepareScenario } from "./test-support/scenario-host";
 import { openSectionVm, type SectionVm } from "./test-support/section-vm";
 import { ToolPort } from "./test-support/tool-port";
 import { toolListFixedMessage } from "./tool-messages";
@@ -13,11 +13,9 @@ const PROMPT = promptText(
 );
 
 async function open(catalog?: RunCatalog): Promise<{ section: SectionVm; port: ToolPort }> {
-  const host = scenarioCatalog({}, [
-    { text: "web", vendor: "runvil", packId: "web", fullName: "runvil/web", line: 5, column: 8 },
-  ]);
-  const port = new ToolPort(host);
-  return { section: await openSectionVm(PROMPT, port, catalog ?? host.catalog), port };
+  const prepared = await prepareScenario(await parseForTest(PROMPT));
+  const port = new ToolPort(prepared);
+  return { section: await openSectionVm(PROMPT, port, catalog ?? prepared.catalog), port };
 }
 
 describe("renderSectionTools", () => {

@@ -1,9 +1,8 @@
+import type { RunEvent } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../events/run-event";
 import { promptText } from "../test-support/parse";
-import type { ScenarioHost } from "./test-support/scenario-host";
+import type { OperatorAnswer, ScenarioHost } from "./test-support/scenario-host";
 import { runToolCase, type ToolCaseExtras, type ToolCaseRun } from "./test-support/tool-case";
-import type { OperatorAnswer } from "./test-support/tool-port";
 import { JUMP_IN_HANDLER_MESSAGE } from "./tool-messages";
 
 const PAGE = "https://www.lua.org/";

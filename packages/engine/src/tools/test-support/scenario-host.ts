@@ -1,9 +1,20 @@
-import { toWireName } from "@runvil/names";
-import type { UsesDeclaration } from "@runvil/parser";
-import type { JsonValue } from "@runvil/sdk";
-import { isTaskBuiltinName } from "../reserved-names";
-import type { CatalogTool, RunCatalog, RunPack } from "../run-catalog";
-import { packOfTool } from "../run-tools";
+import { createHost, type PreparedRun, type PromptRequirements } from "@runvil/host";
+import { subagentsPack } from "@runvil/plugin-subagents";
+import { userInputPack } from "@runvil/plugin-user-input";
+import { createWebPack } from "@runvil/plugin-web";
+import {
+  definePlugin,
+  INPUT_BROKER,
+  type InputBroker,
+  type InputRequest,
+  type JsonValue,
+  type PackDefinition,
+  SEARCH_PROVIDER,
+  type SearchProvider,
+  type SearchRequest,
+  type ToolDefinition,
+  ToolFailure,
+} from "@runvil/sdk";
 
 /** A fixture tool of a scenario's Host (conformance FORMAT.md, `host.fixture_tools`). */
 export interface FixtureTool {
@@ -24,149 +35,169 @@ export interface FixtureTool {
 /** A scenario's Host (FORMAT.md `host`): official Packs, services, unavailable Packs, fixtures. */
 export interface ScenarioHost {
   /** Official Packs served; default web, user-input, subagents. */
-  readonly packs?: readonly string[];
+  readonly packs?: readonly OfficialPackId[];
   /** Services provided; default input-broker and search-provider. */
   readonly services?: readonly string[];
+  /** Pack id → the reason its Pack cannot serve (its `start()` throws it). */
   readonly unavailable?: Readonly<Record<string, string>>;
   readonly fixture_tools?: readonly FixtureTool[];
 }
 
-/** How an official tool behaves in a scenario. */
-export interface OfficialTool {
-  readonly id: string;
-  readonly description: string;
-  readonly parameters: JsonValue;
-  readonly trusted: boolean;
+/** The official Packs a scenario Host can serve. */
+export type OfficialPackId = "web" | "user-input" | "subagents";
+
+/** One scripted operator answer (FORMAT.md `operator`). */
+export type OperatorAnswer = string | { readonly fail: string } | { readonly hold: true };
+
+/** The scripted web (FORMAT.md `web`): page text by url, results text by query. */
+export interface ScenarioWeb {
+  readonly pages?: Readonly<Record<string, string>>;
+  readonly search?: Readonly<Record<string, string>>;
 }
 
-/** The official tools the scenarios use, as data (tools chapter; GAPS.md G1). */
-export const OFFICIAL_TOOLS: readonly OfficialTool[] = [
-  {
-    id: "user-input/ask",
-    description: "Wait for the operator's next message and return its text.",
-    parameters: { type: "object", properties: {} },
-    trusted: true,
-  },
-  {
-    id: "web/fetch",
-    description: "Fetch a web page and return its readable text.",
-    parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
-    trusted: false,
-  },
-  {
-    id: "web/search",
-    description: "Search the web and return a list of results (title, url, description).",
-    parameters: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-    },
-    trusted: false,
-  },
-];
-
-/** The service each official Pack needs, with its id as the unavailable reason names it. */
-const NEEDS: Readonly<Record<string, readonly [string, string]>> = {
-  web: ["search-provider", "runvil/search-provider"],
-  "user-input": ["input-broker", "runvil/input-broker"],
-};
-
-/** What a scenario run needs from its Host: the catalog, and each tool's trust and fixture. */
-export interface ScenarioCatalog {
-  readonly catalog: RunCatalog;
-  /** Trust and fixture answer by tool id, for the test EffectPort. */
-  readonly behaviour: ReadonlyMap<
-    string,
-    { readonly trusted: boolean; readonly fixture?: FixtureTool }
-  >;
+/** Everything a scenario run is prepared with: the Host and the scripted parties behind it. */
+export interface ScenarioSetup {
+  readonly host?: ScenarioHost;
+  readonly operator?: readonly OperatorAnswer[];
+  readonly web?: ScenarioWeb;
 }
 
 /**
- * Builds the RunCatalog a scenario Host gives a prompt declaring `uses` (the way a Host
- * prepares a run: one Pack per Pack id, a declared third-party Pack replacing the runvil one,
- * the tools of unusable Packs left out, wire names null for reserved names, non-object schemas
- * and repeated wire names).
+ * Prepares `prompt` (its `uses:`) with the real Host: `createHost` with the official Packs of
+ * `setup.host.packs` from plugins/ (web reading the scripted pages), the fixture Packs, the
+ * `unavailable` Packs failing their start, and the services of `setup.host.services` (the
+ * scripted operator, the scripted search), then the Host's own `prepare`. Throws the
+ * requirements notice of a refused prepare (a test that needs one asks the Host itself).
  */
-export function scenarioCatalog(
-  host: ScenarioHost,
-  uses: readonly UsesDeclaration[],
-): ScenarioCatalog {
-  const official = host.packs ?? ["web", "user-input", "subagents"];
+export async function prepareScenario(
+  prompt: PromptRequirements,
+  setup: ScenarioSetup = {},
+): Promise<PreparedRun> {
+  const host = setup.host ?? {};
   const services = new Set(host.services ?? ["input-broker", "search-provider"]);
-  const declared = new Map(uses.map((entry) => [entry.packId, entry.vendor]));
-  const packs = new Map<string, RunPack>();
-  const behaviour = new Map<string, { trusted: boolean; fixture?: FixtureTool }>();
-  const candidates: {
-    tool: Omit<CatalogTool, "wireName">;
-    trusted: boolean;
-    fixture?: FixtureTool;
-  }[] = [];
-  const addPack = (id: string, vendor: string): void => {
-    let unavailable = host.unavailable?.[id] ?? null;
-    const need = NEEDS[id];
-    if (
-      unavailable === null &&
-      vendor === "runvil" &&
-      need !== undefined &&
-      !services.has(need[0])
-    ) {
-      unavailable = `${id} needs ${need[1]}, and this host provides none`;
-    }
-    packs.set(id, { id, fullName: `${vendor}/${id}`, declared: declared.has(id), unavailable });
-  };
-  for (const id of official) {
-    const vendor = declared.get(id);
-    if (vendor !== undefined && vendor !== "runvil") continue;
-    addPack(id, "runvil");
+  const packs = scenarioPacks(host, setup.web ?? {});
+  const created = await createHost({
+    plugins: [
+      {
+        plugin: definePlugin({
+          name: "engine-scenario",
+          setup(api) {
+            for (const pack of packs) api.addPack(pack);
+          },
+        }),
+      },
+    ],
+    services: {
+      ...(services.has("input-broker")
+        ? { [INPUT_BROKER]: scriptedOperator(setup.operator ?? []) }
+        : {}),
+      ...(services.has("search-provider")
+        ? { [SEARCH_PROVIDER]: scriptedSearch(setup.web?.search ?? {}) }
+        : {}),
+    },
+  });
+  const prepared = created.prepare(prompt);
+  if (!prepared.ok) throw new Error(prepared.notice);
+  return prepared.run;
+}
+
+/** The Packs of a scenario Host: the official ones, the fixtures, the unavailable ones. */
+function scenarioPacks(host: ScenarioHost, web: ScenarioWeb): PackDefinition[] {
+  const packs = new Map<string, PackDefinition>();
+  for (const id of host.packs ?? ["web", "user-input", "subagents"]) {
+    const pack = officialPack(id, web);
+    packs.set(`${pack.vendor}/${pack.name}`, pack);
   }
   for (const fixture of host.fixture_tools ?? []) {
-    const pack = packOfTool(fixture.id);
     const vendor = fixture.declared === true ? (fixture.vendor ?? "fixture") : "runvil";
-    if (fixture.declared === true && declared.get(pack) !== vendor) continue;
-    if (!packs.has(pack)) addPack(pack, vendor);
-    candidates.push({
-      tool: {
-        id: fixture.id,
-        pack,
-        description: fixture.description,
-        parameters: fixture.parameters,
-        structured: fixture.structured === true,
+    const name = fixture.id.split("/")[0] ?? "";
+    const key = `${vendor}/${name}`;
+    const pack = packs.get(key) ?? emptyPack(vendor, name);
+    packs.set(key, { ...pack, tools: [...pack.tools, fixtureTool(fixture)] });
+  }
+  for (const [id, reason] of Object.entries(host.unavailable ?? {})) {
+    const key = `runvil/${id}`;
+    const pack = packs.get(key) ?? emptyPack("runvil", id);
+    packs.set(key, {
+      ...pack,
+      start: () => {
+        throw new Error(reason);
       },
-      trusted: fixture.trusted !== false,
-      fixture,
     });
   }
-  for (const tool of OFFICIAL_TOOLS) {
-    const pack = packOfTool(tool.id);
-    if (packs.get(pack)?.fullName !== `runvil/${pack}`) continue;
-    candidates.push({
-      tool: {
-        id: tool.id,
-        pack,
-        description: tool.description,
-        parameters: tool.parameters,
-        structured: false,
-      },
-      trusted: tool.trusted,
-    });
+  return [...packs.values()];
+}
+
+function officialPack(id: OfficialPackId, web: ScenarioWeb): PackDefinition {
+  switch (id) {
+    case "web":
+      return createWebPack({ fetchPage: scriptedPages(web.pages ?? {}) });
+    case "user-input":
+      return userInputPack;
+    case "subagents":
+      return subagentsPack;
   }
-  candidates.sort((a, b) => (a.tool.id < b.tool.id ? -1 : a.tool.id > b.tool.id ? 1 : 0));
-  const wireNames = new Set<string>();
-  const tools: CatalogTool[] = [];
-  for (const { tool, trusted, fixture } of candidates) {
-    if (packs.get(tool.pack)?.unavailable !== null) continue;
-    const wire = toWireName(tool.id);
-    const schemaIsObject =
-      tool.parameters !== null &&
-      typeof tool.parameters === "object" &&
-      !Array.isArray(tool.parameters);
-    const offerable = !isTaskBuiltinName(wire) && schemaIsObject && !wireNames.has(wire);
-    if (offerable) wireNames.add(wire);
-    tools.push({ ...tool, wireName: offerable ? wire : null });
-    behaviour.set(tool.id, fixture === undefined ? { trusted } : { trusted, fixture });
-  }
+}
+
+function emptyPack(vendor: string, name: string): PackDefinition {
+  return { vendor, name, description: `The scenario's fixture Pack ${name}.`, tools: [] };
+}
+
+/** A fixture tool: `returns` answers every call with its text, `fails` throws a ToolFailure. */
+function fixtureTool(fixture: FixtureTool): ToolDefinition {
   return {
-    catalog: { tools, packs: [...packs.values()], preludes: [], dropped: [] },
-    behaviour,
+    id: fixture.id,
+    description: fixture.description,
+    parameters: fixture.parameters,
+    output: fixture.structured === true ? "structured" : "plain",
+    trust: fixture.trusted === false ? "untrusted" : "trusted",
+    run: () => {
+      if (fixture.fails !== undefined) throw new ToolFailure(fixture.fails);
+      return fixture.returns ?? "";
+    },
+  };
+}
+
+/** web/fetch's pages: a url's text, or `web_fetch: no page at {url}` (FORMAT.md `web`). */
+function scriptedPages(
+  pages: Readonly<Record<string, string>>,
+): (url: string, signal: AbortSignal) => Promise<string> {
+  return async (url) => {
+    const page = pages[url];
+    if (page === undefined) throw new ToolFailure(`web_fetch: no page at ${url}`);
+    return page;
+  };
+}
+
+/** The search provider: a query's results text, or `web_search: no results for {query}`. */
+function scriptedSearch(results: Readonly<Record<string, string>>): SearchProvider {
+  return {
+    search: async ({ query }: SearchRequest) => {
+      const text = results[query];
+      if (text === undefined) throw new ToolFailure(`web_search: no results for ${query}`);
+      return text;
+    },
+  };
+}
+
+/**
+ * The operator: each ask takes the next answer; `fail` rejects with its text (the ask tool
+ * reports it), `hold` waits until the call's signal aborts, and an ask with no answer left
+ * rejects with `the scenario has no operator answer left`.
+ */
+function scriptedOperator(answers: readonly OperatorAnswer[]): InputBroker {
+  const queue = [...answers];
+  return {
+    ask: ({ signal }: InputRequest) => {
+      const next = queue.shift();
+      if (next === undefined) {
+        return Promise.reject(new Error("the scenario has no operator answer left"));
+      }
+      if (typeof next === "string") return Promise.resolve(next);
+      if ("fail" in next) return Promise.reject(new Error(next.fail));
+      return new Promise<string>((_, reject) => {
+        signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+      });
+    },
   };
 }

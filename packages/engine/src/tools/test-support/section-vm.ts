@@ -1,3 +1,4 @@
+import type { RunCatalog } from "@runvil/protocol";
 import { setupSectionVm } from "../../globals/section-setup";
 import { type LuaValue, type LuaVm, loadLuaRuntime, loadLuaVmFactory } from "../../lua";
 import { RunContext } from "../../run/run-context";
@@ -6,7 +7,6 @@ import { parseForTest } from "../../test-support/parse";
 import { Chain } from "../../walk/chain";
 import { Entry } from "../../walk/entry";
 import { chainRunner } from "../../walk/walk-chain";
-import type { RunCatalog } from "../run-catalog";
 import type { ToolPort } from "./tool-port";
 
 /** One section entry's VM, set up as the walk sets it up, driven block by block by a test. */

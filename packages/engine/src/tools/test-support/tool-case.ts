@@ -1,12 +1,15 @@
+import type { DroppedTool, RunEvent, RunResult } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
 import { expect } from "vitest";
-import type { RunEvent } from "../../events/run-event";
 import { type Engine, loadEngine } from "../../run/engine";
-import type { RunResult } from "../../run/run-result";
 import { parseForTest } from "../../test-support/parse";
-import type { DroppedTool } from "../run-catalog";
-import { type ScenarioHost, scenarioCatalog } from "./scenario-host";
-import { type OperatorAnswer, type ScenarioWeb, ToolPort } from "./tool-port";
+import {
+  type OperatorAnswer,
+  prepareScenario,
+  type ScenarioHost,
+  type ScenarioWeb,
+} from "./scenario-host";
+import { ToolPort } from "./tool-port";
 
 /** What a case expects (the keys of FORMAT.md `expect` that need no model). */
 export interface ToolCaseExpect {
@@ -58,14 +61,14 @@ export interface ToolCaseExtras {
 export async function runToolCase(c: ToolCase, extras: ToolCaseExtras = {}): Promise<ToolCaseRun> {
   engine ??= loadEngine();
   const prompt = await parseForTest(`${c.prompt.join("\n")}\n`);
-  const host = scenarioCatalog(c.host ?? {}, prompt.frontmatter.uses);
-  const port = new ToolPort(host, {
-    ...(c.store === undefined ? {} : { files: c.store }),
+  const prepared = await prepareScenario(prompt, {
+    ...(c.host === undefined ? {} : { host: c.host }),
     ...(c.operator === undefined ? {} : { operator: c.operator }),
     ...(c.web === undefined ? {} : { web: c.web }),
   });
+  const port = new ToolPort(prepared, c.store === undefined ? {} : { files: c.store });
   extras.configure?.(port);
-  const catalog = { ...host.catalog, dropped: extras.dropped ?? host.catalog.dropped };
+  const catalog = { ...prepared.catalog, dropped: extras.dropped ?? prepared.catalog.dropped };
   const deadline = c.cancel_after_ms === undefined ? undefined : Date.now() + c.cancel_after_ms;
   const result = await (await engine).run(prompt, {
     effects: port,
@@ -119,7 +122,7 @@ export async function checkToolCase(c: ToolCase): Promise<ToolCaseRun> {
       at++;
     }
   }
-  if (want.store !== undefined) expect(port.store.snapshot()).toMatchObject(want.store);
+  if (want.store !== undefined) expect(await port.files()).toMatchObject(want.store);
   if (want.var !== undefined) expect(result.var).toEqual(want.var);
   return run;
 }
