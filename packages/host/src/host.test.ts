@@ -21,7 +21,7 @@ async function setupError(
 }
 
 const PROVIDER: ModelProvider = {
-  specificationVersion: "v1",
+  specificationVersion: 1,
   name: "scripted",
   models: ["m-1"],
   round: async () => ({
@@ -288,13 +288,18 @@ describe("createHost", () => {
       },
     ]);
     expect(error.message).toBe(
-      "plugin models: addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
+      "plugin models: addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
     );
   });
 
   it("rejects a model provider of another specification version", async () => {
     const { specificationVersion: _, ...unversioned } = PROVIDER;
-    for (const provider of [{ ...PROVIDER, specificationVersion: "v2" }, unversioned]) {
+    const cases = [
+      [{ ...PROVIDER, specificationVersion: 2 }, "2"],
+      [{ ...PROVIDER, specificationVersion: "1" }, "1"],
+      [unversioned, "undefined"],
+    ] as const;
+    for (const [provider, version] of cases) {
       const error = await setupError([
         {
           plugin: definePlugin({
@@ -304,7 +309,7 @@ describe("createHost", () => {
         },
       ]);
       expect(error.message).toBe(
-        "plugin models: addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
+        `plugin models: a model provider speaks specification version ${version}; this Host speaks 1`,
       );
     }
   });

@@ -19,12 +19,12 @@ describe("ToolFailure", () => {
 
   it("is recognised across copies of the SDK by its brand, and nothing else is", () => {
     const fromAnotherCopy = Object.assign(new Error("x: failed"), {
-      [Symbol.for("runvil.sdk.ToolFailure")]: true,
+      [Symbol.for("runvil.ToolFailure")]: true,
     });
     expect(ToolFailure.isInstance(fromAnotherCopy)).toBe(true);
     expect(ToolFailure.isInstance(new Error("x: failed"))).toBe(false);
     expect(ToolFailure.isInstance({ isToolFailure: true, message: "an old marker" })).toBe(false);
-    const notTrue = { [Symbol.for("runvil.sdk.ToolFailure")]: "yes" };
+    const notTrue = { [Symbol.for("runvil.ToolFailure")]: "yes" };
     expect(ToolFailure.isInstance(notTrue)).toBe(false);
     expect(ToolFailure.isInstance(new ModelFailure("completion", "x"))).toBe(false);
     expect(ToolFailure.isInstance("x: failed")).toBe(false);
@@ -56,7 +56,7 @@ describe("ModelFailure", () => {
   it("is recognised across copies of the SDK by its brand, and nothing else is", () => {
     expect(ModelFailure.isInstance(new ModelFailure("cancelled", "stopped"))).toBe(true);
     const fromAnotherCopy = Object.assign(new Error("no reply"), {
-      [Symbol.for("runvil.sdk.ModelFailure")]: true,
+      [Symbol.for("runvil.ModelFailure")]: true,
     });
     expect(ModelFailure.isInstance(fromAnotherCopy)).toBe(true);
     expect(ModelFailure.isInstance(new ToolFailure("x: failed"))).toBe(false);

@@ -57,7 +57,7 @@ export interface ModelReply {
 /** The kinds a model round can fail with (they become the error value's kind in Lua). */
 export type ModelFailureKind = "context_exhausted" | "completion" | "cancelled";
 
-const BRAND: unique symbol = Symbol.for("runvil.sdk.ModelFailure");
+const BRAND: unique symbol = Symbol.for("runvil.ModelFailure");
 
 /**
  * A failed model round. `kind` names the failure, `message` is model-safe and shown to the
@@ -99,8 +99,8 @@ export class ModelFailure extends Error {
  * it does not know, so the contract can change without a provider silently misreading it.
  */
 export interface ModelProvider {
-  /** The version of this contract the provider implements: `v1`. */
-  readonly specificationVersion: "v1";
+  /** The version of this contract the provider implements: `1` (docs/design/models.md). */
+  readonly specificationVersion: 1;
   /** The provider's name (for messages), such as `openai`. */
   readonly name: string;
   /** The catalog model ids it serves. */

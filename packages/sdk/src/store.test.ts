@@ -67,7 +67,7 @@ describe("StoreError.isInstance", () => {
       name: "StoreError",
       reason: "not_found",
       path: "a",
-      [Symbol.for("runvil.sdk.StoreError")]: true,
+      [Symbol.for("runvil.StoreError")]: true,
     });
     expect(StoreError.isInstance(copy)).toBe(true);
   });

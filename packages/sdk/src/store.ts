@@ -62,7 +62,7 @@ export interface StoreFailure {
   readonly validUpTo?: number;
 }
 
-const BRAND: unique symbol = Symbol.for("runvil.sdk.StoreError");
+const BRAND: unique symbol = Symbol.for("runvil.StoreError");
 
 /** A store failure thrown by a RunStore operation. */
 export class StoreError extends Error implements StoreFailure {

@@ -1,6 +1,6 @@
 import { hasBrand } from "./brand";
 
-const BRAND: unique symbol = Symbol.for("runvil.sdk.ToolFailure");
+const BRAND: unique symbol = Symbol.for("runvil.ToolFailure");
 
 /**
  * A tool's failure, carrying a model-safe message: a short text that may be shown to a model

@@ -39,7 +39,7 @@ describe("scenarioPlugin", () => {
 
 describe("scenarioGuardedEntry", () => {
   const provider: ModelProvider = {
-    specificationVersion: "v1",
+    specificationVersion: 1,
     name: "real",
     models: ["m"],
     round: () => Promise.reject(new Error("never")),

@@ -22,7 +22,7 @@ describe("ScriptedModelProvider", () => {
     const p = provider([], { writer: "claude-sonnet-4-6", critic: "claude-sonnet-4-6", a: "m-2" });
     expect(p.models).toEqual(["scripted-model", "claude-sonnet-4-6", "m-2"]);
     expect(p.name).toBe("scripted");
-    expect(p.specificationVersion).toBe("v1");
+    expect(p.specificationVersion).toBe(1);
   });
 
   it("answers a text reply with finish reason stop and no tool calls", async () => {

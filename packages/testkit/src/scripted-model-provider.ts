@@ -33,7 +33,7 @@ export const SCRIPTED_PROVIDER_NAME = "scripted";
  * run's outcome matches. It never hangs.
  */
 export class ScriptedModelProvider implements ModelProvider {
-  readonly specificationVersion = "v1";
+  readonly specificationVersion = 1;
   readonly name = SCRIPTED_PROVIDER_NAME;
   /** The catalog model ids it serves: `scripted-model`, then the bound ids, without repeats. */
   readonly models: readonly string[];

@@ -225,7 +225,7 @@ describe("ToolDispatcher", () => {
 
   it("recognizes a ToolFailure from another copy of the SDK", async () => {
     const foreign = Object.assign(new Error("kit_x: foreign failure"), {
-      [Symbol.for("runvil.sdk.ToolFailure")]: true,
+      [Symbol.for("runvil.ToolFailure")]: true,
     });
     const d = dispatcher([
       tool({

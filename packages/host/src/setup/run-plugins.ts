@@ -18,11 +18,13 @@ function isPlugin(value: unknown): value is PluginDefinition<unknown> {
   return typeof candidate.name === "string" && typeof candidate.setup === "function";
 }
 
+/** The model provider contract's version this Host speaks (`ModelProvider.specificationVersion`). */
+const MODEL_SPECIFICATION_VERSION = 1;
+
 function isModelProvider(value: unknown): value is ModelProvider {
   if (typeof value !== "object" || value === null) return false;
   const candidate = value as Partial<ModelProvider>;
   return (
-    candidate.specificationVersion === "v1" &&
     typeof candidate.name === "string" &&
     Array.isArray(candidate.models) &&
     candidate.models.every((id) => typeof id === "string") &&
@@ -93,7 +95,13 @@ class SetupSession implements PluginResults {
     if (!isModelProvider(provider)) {
       throw new HostSetupError(
         plugin,
-        "addModelProvider needs a model provider (specificationVersion v1, a string name, a models array of strings and a round function)",
+        "addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
+      );
+    }
+    if (provider.specificationVersion !== MODEL_SPECIFICATION_VERSION) {
+      throw new HostSetupError(
+        plugin,
+        `a model provider speaks specification version ${String(provider.specificationVersion)}; this Host speaks ${MODEL_SPECIFICATION_VERSION}`,
       );
     }
     this.modelProviders.push(provider);
