@@ -7,6 +7,7 @@ export type {
   Frontmatter,
   JsonObject,
   JsonValue,
+  ListItem,
   LuaBlock,
   ModelRoleDeclaration,
   ParseErrorKind,

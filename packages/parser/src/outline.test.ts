@@ -42,6 +42,7 @@ describe("outlineDocument", () => {
           headingLine: 7,
           lastLine: 10,
           blocks: [{ fenceLine: 8, closeLine: 10 }],
+          listItems: [],
         },
         sections: [
           {
@@ -50,8 +51,9 @@ describe("outlineDocument", () => {
             headingLine: 11,
             lastLine: 16,
             blocks: [{ fenceLine: 12, closeLine: 13 }],
+            listItems: [],
           },
-          { level: 3, name: "B", headingLine: 17, lastLine: 18, blocks: [] },
+          { level: 3, name: "B", headingLine: 17, lastLine: 18, blocks: [], listItems: [] },
         ],
       },
     });

@@ -1,6 +1,8 @@
 import { type Checked, failed, markdownError } from "./errors";
 import type { Lines } from "./lines";
+import { listItemsOf } from "./list-items";
 import { endLine, type MdNode, startLine } from "./markdown";
+import type { ListItem } from "./types";
 
 /** A root-level ```lua fenced block, by its lines. */
 export interface BlockLines {
@@ -22,6 +24,8 @@ export interface Region {
   lastLine: number;
   /** Its root-level ```lua blocks, in order. */
   blocks: BlockLines[];
+  /** The items of its root-level Markdown lists, in order. */
+  listItems: ListItem[];
 }
 
 /** The document's headings and Lua blocks, checked for structure. */
@@ -82,6 +86,7 @@ export function outlineDocument(root: MdNode, text: string, lines: Lines): Check
         ),
       );
     }
+    if (child.type === "list") current.listItems.push(...listItemsOf(child, lines));
     if (child.type === "code") {
       const block = fencedBlock(child, lines);
       if (!block.ok) return block;
@@ -140,7 +145,7 @@ function headingRegion(
   }
   return {
     ok: true,
-    value: { level: depth, name, headingLine: line, lastLine: line, blocks: [] },
+    value: { level: depth, name, headingLine: line, lastLine: line, blocks: [], listItems: [] },
   };
 }
 

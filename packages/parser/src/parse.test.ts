@@ -68,7 +68,13 @@ describe("parsePrompt", () => {
     expect(prompt.frontmatter).toMatchObject({ name: "tour", startLine: 1, endLine: 8 });
     expect(prompt.title).toMatchObject({ title: "Tour", line: 10, lastLine: 17 });
     expect(prompt.title.items.map((item) => (item.kind === "prose" ? item : item.label))).toEqual([
-      { kind: "prose", text: "Welcome text under the title.", firstLine: 12, lastLine: 12 },
+      {
+        kind: "prose",
+        text: "Welcome text under the title.",
+        firstLine: 12,
+        lastLine: 12,
+        listItems: [],
+      },
       "H1 `Tour` lua",
     ]);
     expect(prompt.sections.length).toBe(3);
@@ -100,7 +106,13 @@ describe("parsePrompt", () => {
           chunkName: "line 21",
           bytecode: "…",
         },
-        { kind: "prose", text: "Write about {{ var.n }}.", firstLine: 24, lastLine: 24 },
+        {
+          kind: "prose",
+          text: "Write about {{ var.n }}.",
+          firstLine: 24,
+          lastLine: 24,
+          listItems: [],
+        },
         {
           kind: "lua",
           index: 1,

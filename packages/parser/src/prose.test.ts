@@ -31,18 +31,28 @@ describe("splitRegion", () => {
         { fenceLine: 6, closeLine: 8 },
         { fenceLine: 10, closeLine: 11 },
       ],
+      listItems: [],
     };
     expect(splitRegion(region, lines)).toEqual([
-      { kind: "prose", text: "First prose.\n\nStill first.", firstLine: 3, lastLine: 5 },
+      {
+        kind: "prose",
+        text: "First prose.\n\nStill first.",
+        firstLine: 3,
+        lastLine: 5,
+        listItems: [],
+      },
       { kind: "block", fenceLine: 6, closeLine: 8 },
       { kind: "block", fenceLine: 10, closeLine: 11 },
-      { kind: "prose", text: "Last prose.", firstLine: 12, lastLine: 12 },
+      { kind: "prose", text: "Last prose.", firstLine: 12, lastLine: 12, listItems: [] },
     ]);
   });
 
   it("gives nothing for a heading alone", () => {
     expect(
-      splitRegion({ level: 2, name: "S", headingLine: 1, lastLine: 2, blocks: [] }, lines),
+      splitRegion(
+        { level: 2, name: "S", headingLine: 1, lastLine: 2, blocks: [], listItems: [] },
+        lines,
+      ),
     ).toEqual([]);
   });
 });

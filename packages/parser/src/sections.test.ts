@@ -8,6 +8,7 @@ const region = (level: number, name: string, headingLine: number): Region => ({
   headingLine,
   lastLine: headingLine,
   blocks: [],
+  listItems: [],
 });
 
 describe("buildSectionTree", () => {

@@ -114,6 +114,20 @@ export interface LuaBlock {
   bytecode: Uint8Array;
 }
 
+/**
+ * One item of a root-level Markdown list (bullet `-` `*` `+` or ordered `1.` `1)`) in a prose
+ * segment. Lists inside blockquotes and code fences are not lists here.
+ */
+export interface ListItem {
+  /**
+   * The item's source without its marker and the item's indentation, trimmed: nested content
+   * (sub-lists, continuation paragraphs, fences) stays in it as Markdown. `''` for an empty item.
+   */
+  text: string;
+  /** Absolute line of the item's marker. */
+  line: number;
+}
+
 /** A run of prose between Lua blocks (or between a heading and a block, and so on). */
 export interface ProseSegment {
   /** Discriminates {@link SectionItem}. */
@@ -127,6 +141,8 @@ export interface ProseSegment {
   firstLine: number;
   /** Absolute line of its last non-blank line. */
   lastLine: number;
+  /** The items of its root-level Markdown lists, lists in file order, items in order. */
+  listItems: ListItem[];
 }
 
 /** One thing in a section's own content, in file order. */
