@@ -13,7 +13,8 @@ const TAB_STOP = 4;
 export function listItemsOf(list: MdNode, lines: Lines): ListItem[] {
   const items: ListItem[] = [];
   for (const item of list.children ?? []) {
-    if (item.type === "listItem") items.push({ text: itemText(item, lines), line: startLine(item) });
+    if (item.type === "listItem")
+      items.push({ text: itemText(item, lines), line: startLine(item) });
   }
   return items;
 }

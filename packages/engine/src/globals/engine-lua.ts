@@ -48,23 +48,31 @@ end
 rawset(P, 'runvil_argv', function() return kit.encode(read_argv()) end)
 
 local render = lazy('prose')
+local function prose_fail(kind, index, t) H('fail', kind, index, t) end
 local guard = rawget(P, 'global_guard')
-guard.serve('prose', function() return render() end, function() H('refuse_prose') end)
+local function read_prose() return render(H('template'), prose_fail) end
+guard.serve('prose', read_prose, function() H('refuse_prose') end)
 guard.serve('argv', read_argv, assign_argv)
 rawset(G, 'require', lazy('require'))
 `;
 
-/** The prose renderer: returns `render()`, which renders the running block's pending prose. */
+/**
+ * The placeholder renderer: returns `render(parts, fail)`, which renders a template (literals at
+ * odd indexes, placeholder paths at even ones) with this VM's globals, `var` and `sys`, calling
+ * `fail(kind, index, type)` for a placeholder that cannot render (`fail` raises). The `prose`
+ * global renders the running block's pending prose with it; `prompt.section` and `prompt.list`
+ * load their own copy (globals/prompt-reads-lua.ts).
+ */
 const PROSE_LUA = `
 local kit = ...
-local P, H, G, concat, encode, null = kit.P, kit.H, kit.G, kit.concat, kit.encode, kit.null
+local P, G, concat, encode, null = kit.P, kit.G, kit.concat, kit.encode, kit.null
 local rawget, type, tostring, pcall = P.rawget, P.type, P.tostring, P.pcall
 
-local function value_of(path, index)
+local function value_of(path, index, fail)
   local root = path[1]
   local v, first
   if root == 'prose' then
-    H('fail', 'Recursive', index)
+    fail('Recursive', index)
   elseif root == 'sys' then
     local sys, name = rawget(G, 'sys'), path[2]
     v, first = sys, 3
@@ -85,20 +93,19 @@ local function value_of(path, index)
   return v
 end
 
-return function()
-  local parts = H('template')
+return function(parts, fail)
   local out = {}
   for i = 1, #parts do
     local part = parts[i]
     if i % 2 == 1 then
       out[i] = part
     else
-      local v = value_of(part, i)
+      local v = value_of(part, i, fail)
       local t = type(v)
       if v == nil then
-        H('fail', 'MissingKey', i)
+        fail('MissingKey', i)
       elseif v == null then
-        H('fail', 'NullValue', i)
+        fail('NullValue', i)
       elseif t == 'string' then
         out[i] = v
       elseif t == 'number' or t == 'boolean' then
@@ -106,7 +113,7 @@ return function()
       elseif t == 'table' then
         out[i] = encode(v)
       else
-        H('fail', 'NotText', i, t)
+        fail('NotText', i, t)
       end
     end
   end

@@ -18,6 +18,7 @@ import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
 import { installEngineLua } from "./install-engine-lua";
 import { installCall, installJump } from "./jump-call";
+import { installPromptReads } from "./prompt-reads";
 import { installStore } from "./store-global";
 import { installUntrusted } from "./untrusted-global";
 
@@ -32,8 +33,8 @@ import { installUntrusted } from "./untrusted-global";
  * runs in between: docs/design/preludes.md).
  * Step 6 also installs the `tools` and `packs` tables (tools.call is one of the suspending
  * calls; preludes at step 8 read the same `tools`).
- * Globals of areas that do not exist yet (item, prompt, models, messages, compactors, tasks)
- * are not installed.
+ * Globals of areas that do not exist yet (item, models, messages, compactors, tasks) are not
+ * installed.
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
  */
@@ -76,6 +77,7 @@ export async function setupSectionVm(
   installUi(vm, ctx.uiSnapshot);
   // 5
   installJump(vm, entry);
+  installPromptReads(vm, entry);
   // 6
   installCall(vm, entry, runChain);
   installTools(vm, entry);

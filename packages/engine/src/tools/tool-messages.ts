@@ -104,13 +104,16 @@ export const PACK_METATABLE_TEXT = "Pack objects are frozen";
 /** Assigning into tools.calls (also what getmetatable(tools.calls) returns). */
 export const CALLS_READ_ONLY_MESSAGE = "tools.calls is read-only";
 
-/** Assigning a field of the `tools` or `packs` table (decided: both are sealed). */
-export function namespaceReadOnlyMessage(global: "tools" | "packs", key: string): string {
+/** A sealed Engine namespace table: `tools`, `packs` and `prompt`. */
+export type SealedNamespace = "tools" | "packs" | "prompt";
+
+/** Assigning a field of the `tools`, `packs` or `prompt` table (decided: all are sealed). */
+export function namespaceReadOnlyMessage(global: SealedNamespace, key: string): string {
   return `${global} is read-only; cannot set '${key}'`;
 }
 
-/** What getmetatable returns for the `tools` or `packs` table. */
-export function namespaceMetatableText(global: "tools" | "packs"): string {
+/** What getmetatable returns for the `tools`, `packs` or `prompt` table. */
+export function namespaceMetatableText(global: SealedNamespace): string {
   return `${global} is sealed`;
 }
 
