@@ -1,30 +1,57 @@
 import type { LuaRuntime } from "../lua";
 
 /**
- * The Engine Lua behind the `prompt` global (docs/design/prompt-reads.md), run once per VM at
- * setup step 5 through `LuaVm.runPrivileged` with the private table, the host function
- * `H(op, ...)` (globals/prompt-reads.ts) and the text `getmetatable(prompt)` returns.
+ * The Engine Lua behind the `prompt` global (docs/design/prompt-reads.md), run through
+ * `LuaVm.runPrivileged` with the private table, the host function `H(op, ...)`
+ * (globals/prompt-reads.ts) and the text `getmetatable(prompt)` returns.
  *
- * It captures what it needs before any prompt code or prelude runs and installs `prompt` as a
- * sealed, empty table whose `__index` is the table of its two functions. The Lua side checks the
- * arguments' Lua shapes (argument count, the options table, integers against floats) and
- * renders; the host resolves the target, holds every text and raises every refusal. The
- * placeholder renderer is the `prose` global's (globals/engine-lua.ts), loaded on the first
- * read that renders, with a `fail` that names the placeholder itself.
+ * The core runs once per VM at setup step 5 and stays small: it captures what the reads need
+ * before any prompt code runs (json.array, json.encode, json.null, table.concat, math.type) and
+ * installs `prompt` as a sealed, empty table. Its `__index` is a function (so json.encode and
+ * var cannot read through it) that loads the implementation on the first member read; a
+ * section that never reads a section pays only for the core.
  */
-export const PROMPT_READS_LUA = `
+export const PROMPT_READS_CORE_LUA = `
 local P, H, sealed_text = ...
 local G = P._G
-local rawget, rawset, setmetatable, type, select, next, tostring, load =
-  P.rawget, P.rawset, P.setmetatable, P.type, P.select, P.next, P.tostring, P.load
+local rawget, rawset = P.rawget, P.rawset
 local json = rawget(G, 'json')
-local array, math_type = json.array, rawget(G, 'math').type
-local concat = rawget(G, 'table').concat
-local kit = { P = P, G = G, concat = concat, encode = json.encode, null = json.null }
+local kit = {
+  P = P, H = H, G = G,
+  concat = rawget(G, 'table').concat, math_type = rawget(G, 'math').type,
+  array = json.array, encode = json.encode, null = json.null,
+}
+local members
+local prompt = P.setmetatable({}, {
+  __index = function(_, k)
+    if members == nil then members = P.load(H('code', 'reads'), '=runvil prompt', 'b', {})(kit) end
+    return members[k]
+  end,
+  __newindex = function(_, k) H('fail', 'read_only', k) end,
+  __metatable = sealed_text,
+})
+local targets = rawget(P, 'sealed_targets')
+if targets ~= nil then rawset(targets, prompt, false) end
+rawset(G, 'prompt', prompt)
+`;
+
+/**
+ * The implementation: returns the members table (`section`, `list`). The Lua side checks the
+ * arguments' Lua shapes (argument count, the options table, integers against floats) and
+ * renders; the host resolves the target, holds every text and raises every refusal. The
+ * placeholder renderer is the `prose` global's (globals/engine-lua.ts), loaded on the first read
+ * that renders, with a `fail` that names the placeholder itself. Loaded with an empty
+ * environment: everything it uses comes from the kit.
+ */
+export const PROMPT_READS_IMPL_LUA = `
+local kit = ...
+local P, H, concat, math_type, array = kit.P, kit.H, kit.concat, kit.math_type, kit.array
+local rawget, type, select, next, tostring, load =
+  P.rawget, P.type, P.select, P.next, P.tostring, P.load
 
 local renderer
 local function render(parts)
-  if renderer == nil then renderer = load(H('code'), '=runvil prose', 'b', {})(kit) end
+  if renderer == nil then renderer = load(H('code', 'prose'), '=runvil prose', 'b', {})(kit) end
   return renderer(parts, function(kind, index, t)
     H('render_fail', kind, '{{ ' .. concat(parts[index], '.') .. ' }}', t)
   end)
@@ -87,33 +114,37 @@ local function read(fn, ...)
   return array(items)
 end
 
-local members = {
+return {
   section = function(...) return read('section', ...) end,
   list = function(...) return read('list', ...) end,
 }
--- A function __index (not the members table) keeps json.encode and var from reading through.
-local prompt = setmetatable({}, {
-  __index = function(_, k) return members[k] end,
-  __newindex = function(_, k) H('fail', 'read_only', k) end,
-  __metatable = sealed_text,
-})
-local targets = rawget(P, 'sealed_targets')
-if targets ~= nil then rawset(targets, prompt, false) end
-rawset(G, 'prompt', prompt)
 `;
 
 /** The chunk name the prompt reads' Lua runs under. */
 export const PROMPT_READS_LUA_CHUNK_NAME = "=runvil prompt";
 
-const compiled = new WeakMap<LuaRuntime, Uint8Array>();
+/** The core and the implementation, compiled once per runtime. */
+export interface PromptReadsBytecode {
+  readonly core: Uint8Array;
+  readonly impl: Uint8Array;
+}
+
+const compiled = new WeakMap<LuaRuntime, PromptReadsBytecode>();
+
+function compile(runtime: LuaRuntime, source: string, name: string): Uint8Array {
+  const result = runtime.compile(source, name);
+  if (!result.ok) throw new Error(`the Engine's own Lua does not compile: ${result.diagnostic}`);
+  return result.bytecode;
+}
 
 /** The prompt reads' Lua, compiled once per runtime. */
-export function promptReadsLuaBytecode(runtime: LuaRuntime): Uint8Array {
+export function promptReadsLuaBytecode(runtime: LuaRuntime): PromptReadsBytecode {
   let bytecode = compiled.get(runtime);
   if (bytecode === undefined) {
-    const result = runtime.compile(PROMPT_READS_LUA, PROMPT_READS_LUA_CHUNK_NAME);
-    if (!result.ok) throw new Error(`the Engine's own Lua does not compile: ${result.diagnostic}`);
-    bytecode = result.bytecode;
+    bytecode = {
+      core: compile(runtime, PROMPT_READS_CORE_LUA, PROMPT_READS_LUA_CHUNK_NAME),
+      impl: compile(runtime, PROMPT_READS_IMPL_LUA, "=runvil prompt"),
+    };
     compiled.set(runtime, bytecode);
   }
   return bytecode;

@@ -61,6 +61,32 @@ export function sectionListItems(section: Section): string[] {
   return proseOf(section).flatMap((segment) => segment.listItems.map((item) => item.text));
 }
 
+/** A section's texts and their templates as the Lua side renders them, worked out once. */
+interface SectionReads {
+  readonly prose: string;
+  readonly proseTemplate: LuaValue;
+  readonly items: readonly string[];
+  readonly itemTemplates: readonly LuaValue[];
+}
+
+const reads = new WeakMap<Section, SectionReads>();
+
+function readsOf(section: Section): SectionReads {
+  let found = reads.get(section);
+  if (found === undefined) {
+    const prose = sectionProse(section);
+    const items = sectionListItems(section);
+    found = {
+      prose,
+      proseTemplate: templateForLua(parseProseTemplate(prose)),
+      items,
+      itemTemplates: items.map((item) => templateForLua(parseProseTemplate(item))),
+    };
+    reads.set(section, found);
+  }
+  return found;
+}
+
 function readName(call: HostCall, index: number): PromptRead {
   return call.text(index) === "list" ? "list" : "section";
 }
@@ -91,7 +117,8 @@ function failureMessage(call: HostCall): string {
 /**
  * The read itself (`H('read', read, target, raw)`): the target resolved from the reading entry's
  * section as `call` resolves it, then the text (raw) or its template for the Lua side to render:
- * one for `section`, one per item for `list`.
+ * one for `section`, one per item for `list`. The templates are parsed once per section (the
+ * prompt never changes); every read renders again.
  */
 function readSection(entry: Entry, call: HostCall): LuaValue[] {
   const { ctx } = entry;
@@ -101,13 +128,10 @@ function readSection(entry: Entry, call: HostCall): LuaValue[] {
   const index = ctx.tree.resolve(target, entry.section);
   const section = index === null ? undefined : ctx.prompt.sections[index];
   if (section === undefined) throw argumentError(sectionNotFoundMessage(target));
-  if (read === "section") {
-    const text = sectionProse(section);
-    return [raw ? text : templateForLua(parseProseTemplate(text))];
-  }
-  const items = sectionListItems(section);
-  if (items.length === 0) throw argumentError(promptNoListMessage(section.reference));
-  return [raw ? items : items.map((item) => templateForLua(parseProseTemplate(item)))];
+  const texts = readsOf(section);
+  if (read === "section") return [raw ? texts.prose : texts.proseTemplate];
+  if (texts.items.length === 0) throw argumentError(promptNoListMessage(section.reference));
+  return [raw ? texts.items : texts.itemTemplates];
 }
 
 function promptHost(entry: Entry): HostFunction {
@@ -131,7 +155,9 @@ function promptHost(entry: Entry): HostFunction {
       case "fail":
         throw argumentError(failureMessage(call));
       case "code":
-        return [engineLuaBytecode(ctx.runtime).parts.prose];
+        return call.text(2) === "prose"
+          ? [engineLuaBytecode(ctx.runtime).parts.prose]
+          : [promptReadsLuaBytecode(ctx.runtime).impl];
       default:
         throw new Error(`unknown prompt read operation ${String(call.text(1))}`);
     }
@@ -144,7 +170,7 @@ function promptHost(entry: Entry): HostFunction {
  */
 export function installPromptReads(vm: LuaVm, entry: Entry): void {
   const outcome = vm.runPrivileged({
-    bytecode: promptReadsLuaBytecode(entry.ctx.runtime),
+    bytecode: promptReadsLuaBytecode(entry.ctx.runtime).core,
     chunkName: PROMPT_READS_LUA_CHUNK_NAME,
     args: [promptHost(entry), namespaceMetatableText("prompt")],
   });
