@@ -6,11 +6,13 @@ describe("package entry point", () => {
     expect(Object.keys(names).sort()).toEqual(
       [
         "ALIAS_GRAMMAR",
+        "MODEL_ID_GRAMMAR",
         "REASON_ALIAS",
         "REASON_BAD_CHARACTER",
         "REASON_CONTROL_CHARACTER",
         "REASON_EMPTY_SEGMENT",
         "REASON_FULLY_QUALIFIED_NAME_SEGMENTS",
+        "REASON_MODEL_ID",
         "REASON_PACK_ID_SEGMENTS",
         "REASON_TOOL_ID_SEGMENTS",
         "REASON_USES_ENTRY_SEGMENTS",
@@ -18,6 +20,7 @@ describe("package entry point", () => {
         "TASK_BUILTIN_NAMES",
         "USES_ENTRY_NOT_STRING",
         "checkAlias",
+        "checkModelId",
         "checkPackId",
         "findRepeatedPackId",
         "invalidAliasMessage",

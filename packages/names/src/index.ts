@@ -1,4 +1,5 @@
 export { checkAlias, invalidAliasMessage } from "./alias";
+export { checkModelId } from "./model-id";
 export {
   checkPackId,
   type FullyQualifiedName,
@@ -7,11 +8,13 @@ export {
 } from "./pack-id";
 export {
   ALIAS_GRAMMAR,
+  MODEL_ID_GRAMMAR,
   REASON_ALIAS,
   REASON_BAD_CHARACTER,
   REASON_CONTROL_CHARACTER,
   REASON_EMPTY_SEGMENT,
   REASON_FULLY_QUALIFIED_NAME_SEGMENTS,
+  REASON_MODEL_ID,
   REASON_PACK_ID_SEGMENTS,
   REASON_TOOL_ID_SEGMENTS,
   REASON_USES_ENTRY_SEGMENTS,

@@ -40,3 +40,9 @@ export const REASON_ALIAS = `expected ${ALIAS_GRAMMAR}`;
 /** Message part for a uses: entry that is not a string (a number, a map of settings, ...). */
 export const USES_ENTRY_NOT_STRING =
   "expected a Pack id, such as `web`, or vendor/name, such as `acme/web`";
+
+/** The grammar of a catalog model id (docs/design/models.md). */
+export const MODEL_ID_GRAMMAR = "[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}";
+
+/** The reason for a string outside the catalog model id grammar. */
+export const REASON_MODEL_ID = `expected ${MODEL_ID_GRAMMAR}`;

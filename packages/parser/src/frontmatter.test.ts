@@ -55,8 +55,12 @@ describe("checkFrontmatter", () => {
       },
     ]);
     expect(result.ok && result.value.models).toEqual([
-      { label: "writer", settings: {}, line: 7 },
-      { label: "critic", settings: { temperature: 0.2, stop: ["a", "b"] }, line: 8 },
+      { label: "writer", settings: { model: [], stop: [], maxRounds: 20 }, line: 7 },
+      {
+        label: "critic",
+        settings: { model: [], temperature: 0.2, stop: ["a", "b"], maxRounds: 20 },
+        line: 8,
+      },
     ]);
     expect(result.ok && result.value.args).toEqual([
       {
@@ -156,10 +160,12 @@ describe("checkFrontmatter", () => {
     expect(result.ok && result.value.description).toBe("shared");
   });
 
-  it("accepts a __proto__ settings key as a plain key", () => {
+  it("reads a __proto__ settings key as an unknown setting, touching no prototype", () => {
     const result = check(...REQUIRED, "models:", "  writer: { __proto__: 1 }");
-    const settings = result.ok ? result.value.models[0]?.settings : undefined;
-    expect(settings !== undefined && Object.keys(settings)).toEqual(["__proto__"]);
-    expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
+    expect(!result.ok && result.error.message).toBe(
+      "invalid frontmatter: `models.writer` has an unknown setting `__proto__`; the known settings are model, system, temperature, max_output_tokens, stop, max_rounds (line 6)",
+    );
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).model).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ export type {
   Prompt,
   PromptParseError,
   ProseSegment,
+  RoleSettings,
   Section,
   SectionItem,
   SectionLevel,

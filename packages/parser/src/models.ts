@@ -1,12 +1,19 @@
+import type { YAMLMap } from "yaml";
 import { checkAliasMapping } from "./alias-mapping";
-import type { Checked } from "./errors";
-import type { ModelRoleDeclaration } from "./types";
-import { mapToJson, type YamlSource } from "./yaml-nodes";
+import { type Checked, failed, frontmatterError } from "./errors";
+import { checkModelSetting, isRoleSetting, ROLE_SETTINGS } from "./model-settings";
+import type { ModelRoleDeclaration, RoleSettings } from "./types";
+import { describeNode, positionOf, resolveNode, stringValue, type YamlSource } from "./yaml-nodes";
+
+/** The round cap of one `models.loop` call when the role sets no `max_rounds` (loop.md). */
+export const DEFAULT_MAX_ROUNDS = 20;
 
 /**
  * Checks the value of `models:`: a mapping from role labels (alias grammar) to settings
- * mappings, such as `models: { writer: {} }`. Settings are kept as JSON data and not checked
- * further: the Host decides which settings a role takes when it binds the role.
+ * mappings, such as `models: { writer: { model: claude-sonnet-4-6, temperature: 0 } }`
+ * (docs/design/models.md §1). Every setting is optional; an unknown one, a key that is not a
+ * string, or a value of the wrong type is a Frontmatter error naming the line of the key or
+ * list item at fault.
  */
 export function checkModels(
   source: YamlSource,
@@ -21,9 +28,41 @@ export function checkModels(
   if (!entries.ok) return entries;
   const roles: ModelRoleDeclaration[] = [];
   for (const entry of entries.value) {
-    const settings = mapToJson(source, entry.settings, `models.${entry.name}`);
+    const settings = checkRoleSettings(source, entry.name, entry.settings);
     if (!settings.ok) return settings;
     roles.push({ label: entry.name, settings: settings.value, line: entry.line });
   }
   return { ok: true, value: roles };
+}
+
+function checkRoleSettings(
+  source: YamlSource,
+  label: string,
+  mapping: YAMLMap,
+): Checked<RoleSettings> {
+  const settings: RoleSettings = { model: [], stop: [], maxRounds: DEFAULT_MAX_ROUNDS };
+  for (const pair of mapping.items) {
+    const line = positionOf(source, pair.key).line;
+    const keyNode = resolveNode(source, pair.key);
+    const key = stringValue(keyNode);
+    if (key === undefined) {
+      return failed(
+        frontmatterError(
+          `the keys of \`models.${label}\` must be strings, found ${describeNode(keyNode)}`,
+          line,
+        ),
+      );
+    }
+    if (!isRoleSetting(key)) {
+      return failed(
+        frontmatterError(
+          `\`models.${label}\` has an unknown setting \`${key}\`; the known settings are ${ROLE_SETTINGS.join(", ")}`,
+          line,
+        ),
+      );
+    }
+    const checked = checkModelSetting(source, `models.${label}`, key, pair.value, line, settings);
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, value: settings };
 }

@@ -16,15 +16,34 @@ export interface UsesDeclaration extends UsesEntry {
   column: number;
 }
 
+/**
+ * The checked settings of one model role (docs/design/models.md §1). A role written `writer: {}`
+ * has `{ model: [], stop: [], maxRounds: 20 }`.
+ */
+export interface RoleSettings {
+  /**
+   * `model`: the catalog model ids the role wants, most wanted first (`model: x` is `["x"]`).
+   * Empty when not given: prepare binds the Host's default model.
+   */
+  model: string[];
+  /** `system`: the system text sent with every round of this role (non-empty), when given. */
+  system?: string;
+  /** `temperature`: 0 to 2, when given (else the provider's). */
+  temperature?: number;
+  /** `max_output_tokens`: the cap on one reply, a whole number ≥ 1, when given. */
+  maxOutputTokens?: number;
+  /** `stop`: the stop sequences (`stop: x` is `["x"]`), 1 to 16 non-empty strings; empty when not given. */
+  stop: string[];
+  /** `max_rounds`: the round cap of one `models.loop` call, 1 to 10000; 20 when not given. */
+  maxRounds: number;
+}
+
 /** One model role under `models:`, such as `writer: {}`. */
 export interface ModelRoleDeclaration {
   /** The role label, checked with the alias grammar `[A-Za-z][A-Za-z0-9_-]{0,63}`. */
   label: string;
-  /**
-   * The role's settings mapping as JSON data, unchecked by the parser (the Host decides which
-   * settings a role takes when it binds the role). `{}` when the role has none.
-   */
-  settings: JsonObject;
+  /** The role's checked settings, defaults filled in. */
+  settings: RoleSettings;
   /** Absolute prompt line of the role label. */
   line: number;
 }

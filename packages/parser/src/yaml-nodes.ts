@@ -114,11 +114,6 @@ export function toJson(source: YamlSource, node: unknown, path: string): Checked
   return convert(source, node, path, 0);
 }
 
-/** Converts a YAML mapping to a JSON object, as {@link toJson} does. */
-export function mapToJson(source: YamlSource, node: YAMLMap, path: string): Checked<JsonObject> {
-  return convertMap(source, node, path, 0);
-}
-
 function convert(
   source: YamlSource,
   raw: unknown,
