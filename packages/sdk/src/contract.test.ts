@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isJsonObject } from "./json";
-import { ModelFailure } from "./model";
+import {
+  MODEL_FAILURE_KINDS,
+  MODEL_SPECIFICATION_VERSION,
+  ModelFailure,
+  type ModelProvider,
+  type ModelRoundRequest,
+} from "./model";
 import { definePack } from "./pack";
 import { definePlugin } from "./plugin";
 import { defineTool } from "./tool";
@@ -26,7 +32,7 @@ describe("ToolFailure", () => {
     expect(ToolFailure.isInstance({ isToolFailure: true, message: "an old marker" })).toBe(false);
     const notTrue = { [Symbol.for("runvil.ToolFailure")]: "yes" };
     expect(ToolFailure.isInstance(notTrue)).toBe(false);
-    expect(ToolFailure.isInstance(new ModelFailure("completion", "x"))).toBe(false);
+    expect(ToolFailure.isInstance(new ModelFailure("internal", "x"))).toBe(false);
     expect(ToolFailure.isInstance("x: failed")).toBe(false);
     expect(ToolFailure.isInstance(null)).toBe(false);
   });
@@ -50,18 +56,77 @@ describe("ModelFailure", () => {
       "context window exceeded",
       { reason: "provider" },
     ]);
-    expect(new ModelFailure("completion", "no reply").fields).toEqual({});
+    expect(new ModelFailure("internal", "model is down").fields).toEqual({});
+  });
+
+  it("keeps its cause apart from the model-safe message", () => {
+    const failure = new ModelFailure("internal", "model is down", {}, { cause: "HTTP 503" });
+    expect([failure.name, failure.message, failure.cause]).toEqual([
+      "ModelFailure",
+      "model is down",
+      "HTTP 503",
+    ]);
+  });
+
+  it("lists the kinds a provider may name", () => {
+    expect(MODEL_FAILURE_KINDS).toEqual(["context_exhausted", "internal"]);
   });
 
   it("is recognised across copies of the SDK by its brand, and nothing else is", () => {
-    expect(ModelFailure.isInstance(new ModelFailure("cancelled", "stopped"))).toBe(true);
+    expect(ModelFailure.isInstance(new ModelFailure("internal", "model is down"))).toBe(true);
     const fromAnotherCopy = Object.assign(new Error("no reply"), {
       [Symbol.for("runvil.ModelFailure")]: true,
     });
     expect(ModelFailure.isInstance(fromAnotherCopy)).toBe(true);
     expect(ModelFailure.isInstance(new ToolFailure("x: failed"))).toBe(false);
     expect(ModelFailure.isInstance(new Error("no reply"))).toBe(false);
+    expect(ModelFailure.isInstance({ kind: "internal", message: "a look-alike" })).toBe(false);
     expect(ModelFailure.isInstance(undefined)).toBe(false);
+  });
+
+  it("keeps its brand off the instance and hands it to subclasses", () => {
+    class RateLimited extends ModelFailure {}
+    const failure = new RateLimited("internal", "rate limited");
+    expect(ModelFailure.isInstance(failure)).toBe(true);
+    expect(Object.getOwnPropertySymbols(failure)).toEqual([]);
+  });
+});
+
+describe("ModelProvider", () => {
+  it("speaks specification version 1 and registers catalog models with their facts", async () => {
+    const provider: ModelProvider = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
+      name: "echo",
+      models: [
+        {
+          id: "echo-1",
+          contextWindow: 8192,
+          maxOutputTokens: 1024,
+          tools: false,
+          prices: { inputPerMillion: 0.5, outputPerMillion: 1.5 },
+        },
+      ],
+      round: async (request: ModelRoundRequest) => ({
+        text: request.messages.map((message) => message.content).join("|"),
+        toolCalls: [],
+        finishReason: "stop",
+        usage: { inputTokens: 3, outputTokens: 1 },
+      }),
+    };
+    expect(MODEL_SPECIFICATION_VERSION).toBe(1);
+    const reply = await provider.round({
+      model: "echo-1",
+      system: "Be brief.",
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "grab", arguments: {} }] },
+        { role: "tool", content: "got", toolCallId: "c1", toolName: "grab" },
+      ],
+      tools: [],
+      settings: { temperature: 0, stop: ["END"] },
+      signal: new AbortController().signal,
+    });
+    expect(reply.text).toBe("hi||got");
   });
 });
 

@@ -1,14 +1,23 @@
 export { isJsonObject, type JsonObject, type JsonValue } from "./json";
 export {
+  MODEL_FAILURE_KINDS,
+  MODEL_SPECIFICATION_VERSION,
+  type ModelAssistantMessage,
   ModelFailure,
   type ModelFailureKind,
+  type ModelInfo,
   type ModelMessage,
+  type ModelPrices,
   type ModelProvider,
   type ModelReply,
   type ModelRoundRequest,
+  type ModelSettings,
+  type ModelSystemMessage,
   type ModelTool,
   type ModelToolCall,
+  type ModelToolMessage,
   type ModelUsage,
+  type ModelUserMessage,
 } from "./model";
 export { definePack, type PackDefinition } from "./pack";
 export { definePlugin, type PluginApi, type PluginDefinition } from "./plugin";
