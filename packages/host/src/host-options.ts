@@ -20,6 +20,11 @@ export interface HostOptions {
    * here wins); a value of undefined provides nothing.
    */
   readonly services?: Readonly<Record<string, unknown>>;
+  /**
+   * The catalog id a role that names no `model:` is bound to. Without one, such a role binds
+   * only when the catalog holds exactly one model.
+   */
+  readonly defaultModel?: string;
 }
 
 /** What one run adds when it is prepared. */
@@ -29,4 +34,10 @@ export interface PrepareRunOptions {
    * the Host's: an id given here wins; a value of undefined removes the Host's service.
    */
   readonly services?: Readonly<Record<string, unknown>>;
+  /**
+   * Catalog ids by role label (`runvil run --model writer=x`, a scenario's `models.bind`): a
+   * role listed here is bound to that id whatever its `model:` says. Labels the prompt does not
+   * declare are ignored.
+   */
+  readonly models?: Readonly<Record<string, string>>;
 }

@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { createHost } from "./host";
 import { HostSetupError } from "./host-setup-error";
-import { packPlugin, rejectionOf, testPack, usesPrompt } from "./test-support";
+import { packPlugin, rejectionOf, testPack, testProvider, usesPrompt } from "./test-support";
 
 async function setupError(
   plugins: Parameters<typeof createHost>[0]["plugins"],
@@ -20,17 +20,7 @@ async function setupError(
   return error;
 }
 
-const PROVIDER: ModelProvider = {
-  specificationVersion: 1,
-  name: "scripted",
-  models: ["m-1"],
-  round: async () => ({
-    text: "hi",
-    toolCalls: [],
-    finishReason: "stop",
-    usage: { inputTokens: 1, outputTokens: 1 },
-  }),
-};
+const PROVIDER: ModelProvider = testProvider("scripted", ["m-1"]);
 
 describe("createHost", () => {
   it("registers every plugin's Packs, services and model providers", async () => {
@@ -76,6 +66,12 @@ describe("createHost", () => {
     ]);
     expect(host.services.get(SEARCH_PROVIDER)).toBe(search);
     expect(host.modelProviders).toEqual([PROVIDER]);
+    expect([...host.models.keys()]).toEqual(["m-1"]);
+    expect(host.models.get("m-1")).toEqual({
+      info: PROVIDER.models[0],
+      provider: PROVIDER,
+      plugin: "two",
+    });
     expect(host.dropped).toEqual([]);
   });
 
@@ -283,21 +279,22 @@ describe("createHost", () => {
       {
         plugin: definePlugin({
           name: "models",
-          setup: (api) => api.addModelProvider({ name: "x" } as ModelProvider),
+          setup: (api) =>
+            api.addModelProvider({ specificationVersion: 1, name: "x" } as ModelProvider),
         }),
       },
     ]);
     expect(error.message).toBe(
-      "plugin models: addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
+      "plugin models: model provider x: round must be a function, got undefined",
     );
   });
 
   it("rejects a model provider of another specification version", async () => {
     const { specificationVersion: _, ...unversioned } = PROVIDER;
     const cases = [
-      [{ ...PROVIDER, specificationVersion: 2 }, "2"],
-      [{ ...PROVIDER, specificationVersion: "1" }, "1"],
-      [unversioned, "undefined"],
+      [{ ...PROVIDER, specificationVersion: 2 }, "speaks specification version 2"],
+      [{ ...PROVIDER, specificationVersion: "1" }, 'speaks specification version "1"'],
+      [unversioned, "names no specification version"],
     ] as const;
     for (const [provider, version] of cases) {
       const error = await setupError([
@@ -309,7 +306,7 @@ describe("createHost", () => {
         },
       ]);
       expect(error.message).toBe(
-        `plugin models: a model provider speaks specification version ${version}; this Host speaks 1`,
+        `plugin models: a model provider ${version}; this Host speaks 1`,
       );
     }
   });
@@ -361,5 +358,6 @@ describe("createHost", () => {
     expect(prepared.ok && prepared.run.catalog.tools).toEqual([]);
     expect(host.services.has("acme/key")).toBe(false);
     expect(host.modelProviders).toEqual([]);
+    expect(host.models.size).toBe(0);
   });
 });

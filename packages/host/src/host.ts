@@ -3,6 +3,7 @@ import type { HostOptions, PrepareRunOptions } from "./host-options";
 import { type PromptRequirements, prepareRun } from "./prepare/prepare-run";
 import type { PrepareResult } from "./prepare/prepared-run";
 import { ServiceMap } from "./service-map";
+import type { CatalogModel } from "./setup/model-catalog";
 import { type HostDroppedTool, PackRegistry } from "./setup/pack-registry";
 import { runPlugins } from "./setup/run-plugins";
 import { startPacks } from "./setup/start-packs";
@@ -42,10 +43,15 @@ export interface Host {
   readonly services: Services;
   /** The model providers plugins added, in order. */
   readonly modelProviders: readonly ModelProvider[];
+  /** The model catalog: every model the providers registered, by catalog id, in registration order. */
+  readonly models: ReadonlyMap<string, CatalogModel>;
+  /** The catalog id roles without `model:` are bound to (HostOptions.defaultModel), if any. */
+  readonly defaultModel: string | undefined;
   /**
-   * Prepares one run: `{ ok: true, run }` with the run's catalog, tools, services and Packs,
-   * or `{ ok: false, notice }` with the requirements notice (run error kind
-   * RequirementsUnmet). `run.services` overlay the Host's services for this run only.
+   * Prepares one run: `{ ok: true, run }` with the run's catalog, tools, services, Packs and
+   * bound model roles, or `{ ok: false, notice }` with the requirements notice (run error kind
+   * RequirementsUnmet). `run.services` overlay the Host's services for this run only;
+   * `run.models` binds roles by label, over their own `model:`.
    */
   prepare(prompt: PromptRequirements, run?: PrepareRunOptions): PrepareResult;
 }
@@ -55,8 +61,9 @@ export interface Host {
  * provide services and add model providers), freezes the Pack registry, then builds every Pack
  * (`start()`; one that throws is unavailable to every run, with the error's message as its
  * reason). Rejects with a HostSetupError naming the plugin for an invalid plugin, a failed
- * setup, an invalid Pack vendor, name or shape, a fully qualified name added twice, or a
- * service id provided twice.
+ * setup, an invalid Pack vendor, name or shape, a fully qualified name added twice, a
+ * service id provided twice, or a model provider the catalog refuses (another specification
+ * version, malformed model facts, a catalog id two providers serve).
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const registry = new PackRegistry();
@@ -74,12 +81,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
     hasPrelude: pack.definition.prelude !== undefined,
     startFailure: pack.startFailure,
   }));
-  const modelProviders = [...results.modelProviders];
+  const catalog = results.models.models;
+  const defaultModel = options.defaultModel;
   return {
     packs,
     dropped: registry.dropped,
     services,
-    modelProviders,
-    prepare: (prompt, run = {}) => prepareRun(prompt, registry, services.with(run.services)),
+    modelProviders: [...results.models.providers],
+    models: catalog,
+    defaultModel,
+    prepare: (prompt, run = {}) =>
+      prepareRun(prompt, registry, services.with(run.services), {
+        catalog,
+        overrides: run.models ?? {},
+        defaultModel,
+      }),
   };
 }

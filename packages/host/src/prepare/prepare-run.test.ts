@@ -4,7 +4,16 @@ import { INPUT_BROKER, SEARCH_PROVIDER } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { createHost, type Host } from "../host";
 import type { PluginEntry } from "../host-options";
-import { packPlugin, testPack, testTool, usesPrompt } from "../test-support";
+import {
+  packPlugin,
+  providerPlugin,
+  rolesPrompt,
+  testPack,
+  testProvider,
+  testRole,
+  testTool,
+  usesPrompt,
+} from "../test-support";
 import type { PromptRequirements } from "./prepare-run";
 import type { PreparedRun } from "./prepared-run";
 
@@ -296,5 +305,87 @@ describe("Host.prepare: the run's Packs and catalog", () => {
   it("accepts a parsed Prompt", () => {
     const fromPrompt = (prompt: Prompt): PromptRequirements => prompt;
     expect(typeof fromPrompt).toBe("function");
+  });
+});
+
+describe("Host.prepare: model roles", () => {
+  const ANTHROPIC = testProvider("anthropic", ["claude-sonnet-4-6"]);
+  const OPENAI = testProvider("openai", ["gpt-4.1", "gpt-4.1-mini"]);
+
+  function modelHost(defaultModel?: string): Promise<Host> {
+    return createHost({
+      plugins: [
+        { plugin: packPlugin("test", [SUBAGENTS]) },
+        { plugin: providerPlugin("models", ANTHROPIC, OPENAI) },
+      ],
+      services: ALL_SERVICES,
+      ...(defaultModel === undefined ? {} : { defaultModel }),
+    });
+  }
+
+  it("binds every role and hands the Harness each bound model's provider", async () => {
+    const host = await modelHost("gpt-4.1");
+    const result = host.prepare(
+      rolesPrompt([testRole("writer", { model: ["claude-sonnet-4-6"] }), testRole("critic")]),
+    );
+    if (!result.ok) throw new Error(result.notice);
+    expect(
+      result.run.models.map(({ label, model, provider, from }) => [label, model, provider, from]),
+    ).toEqual([
+      ["writer", "claude-sonnet-4-6", "anthropic", "model"],
+      ["critic", "gpt-4.1", "openai", "default"],
+    ]);
+    expect([...result.run.modelProviders]).toEqual([
+      ["claude-sonnet-4-6", ANTHROPIC],
+      ["gpt-4.1", OPENAI],
+    ]);
+  });
+
+  it("binds by the run's overrides, per prepare", async () => {
+    const host = await modelHost();
+    const roles = rolesPrompt([testRole("writer", { model: ["claude-sonnet-4-6"] })]);
+    const overridden = host.prepare(roles, { models: { writer: "gpt-4.1-mini" } });
+    expect(overridden.ok && overridden.run.models[0]?.model).toBe("gpt-4.1-mini");
+    const plain = host.prepare(roles);
+    expect(plain.ok && plain.run.models[0]?.model).toBe("claude-sonnet-4-6");
+  });
+
+  it("gives a prompt without roles no bindings, even on a Host without models", async () => {
+    const run = prepared(await hostWith(OFFICIAL));
+    expect(run.models).toEqual([]);
+    expect(run.modelProviders.size).toBe(0);
+  });
+
+  it("refuses the run with one line per role that cannot bind, after the Pack lines", async () => {
+    const host = await modelHost();
+    const result = host.prepare(
+      rolesPrompt(
+        [
+          testRole("writer"),
+          testRole("critic", { model: ["gpt-5"] }),
+          testRole("ok", { model: ["o3", "gpt-4.1"] }),
+        ],
+        "web",
+      ),
+    );
+    expect(!result.ok && result.notice).toBe(
+      [
+        "the environment cannot satisfy this prompt:",
+        "- missing required Pack: web",
+        "- model role writer cannot be bound: it names no model, and this host has no default model; set model: under models.writer",
+        "- model role critic cannot be bound: `gpt-5` is not in this host's model catalog",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses a role on a Host with no model provider, saying so", async () => {
+    const host = await hostWith(OFFICIAL);
+    const result = host.prepare(rolesPrompt([testRole("writer")]));
+    expect(!result.ok && result.notice).toBe(
+      [
+        "the environment cannot satisfy this prompt:",
+        "- model role writer cannot be bound: it names no model, and this host has no default model; set model: under models.writer; this host has no model provider",
+      ].join("\n"),
+    );
   });
 });

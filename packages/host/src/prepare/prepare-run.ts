@@ -1,9 +1,11 @@
 import { RUNVIL_VENDOR, type UsesEntry } from "@runvil/names";
 import type { RunPack, RunPrelude } from "@runvil/protocol";
 import type { Services, ToolDefinition } from "@runvil/sdk";
+import type { CatalogModel } from "../setup/model-catalog";
 import type { PackRegistry } from "../setup/pack-registry";
 import type { RegisteredPack } from "../setup/registered-pack";
 import { byId } from "../setup/tool-checks";
+import { bindModels, type ModelRoleRequirement } from "./bind-models";
 import { catalogTools } from "./offering";
 import type { PreparedPack, PrepareResult } from "./prepared-run";
 import {
@@ -16,9 +18,19 @@ import {
   unavailableLine,
 } from "./requirements-notice";
 
-/** What prepare reads of a prompt: its `uses:` entries. A parsed Prompt fits. */
+/** What prepare reads of a prompt: its `uses:` entries and `models:` roles. A parsed Prompt fits. */
 export interface PromptRequirements {
-  readonly frontmatter: { readonly uses: readonly UsesEntry[] };
+  readonly frontmatter: {
+    readonly uses: readonly UsesEntry[];
+    readonly models: readonly ModelRoleRequirement[];
+  };
+}
+
+/** What binding needs from the Host and the run: the catalog, the run's overrides, the Host's default. */
+export interface ModelBindingContext {
+  readonly catalog: ReadonlyMap<string, CatalogModel>;
+  readonly overrides: Readonly<Record<string, string>>;
+  readonly defaultModel: string | undefined;
 }
 
 /** One Pack of the run with its standing. */
@@ -67,11 +79,14 @@ function compare(a: string, b: string): number {
  * 2. The run's Packs: the declared ones, plus every runvil Pack whose id no entry takes.
  * 3. The catalog: the tools of every usable Pack of the run, sorted by tool id, each with its
  *    wire name or null when the offering cannot hold it.
+ * 4. Every model role, in `models:` order, bound to a catalog model (bind-models.ts); a role
+ *    that does not bind is one notice line, after the Pack lines.
  */
 export function prepareRun(
   prompt: PromptRequirements,
   registry: PackRegistry,
   services: Services,
+  models: ModelBindingContext,
 ): PrepareResult {
   const { uses } = prompt.frontmatter;
   const lines: string[] = [];
@@ -85,7 +100,9 @@ export function prepareRun(
     lines.push(...declaredLines(pack, services));
     members.push({ pack, declared: true, unavailable: null });
   }
-  if (lines.length > 0) return { ok: false, notice: requirementsNotice(lines) };
+  const binding = bindModels(prompt.frontmatter.models, models);
+  if (!binding.ok) lines.push(...binding.lines);
+  if (lines.length > 0 || !binding.ok) return { ok: false, notice: requirementsNotice(lines) };
 
   const taken = new Set(uses.map((entry) => entry.packId));
   for (const pack of registry.packs) {
@@ -134,6 +151,8 @@ export function prepareRun(
       tools: toolMap,
       services,
       packs: prepared,
+      models: binding.roles,
+      modelProviders: binding.providers,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { RunCatalog } from "@runvil/protocol";
-import type { Services, ToolDefinition } from "@runvil/sdk";
+import type { ModelProvider, Services, ToolDefinition } from "@runvil/sdk";
+import type { PreparedModelRole } from "./bind-models";
 
 /** One Pack of a prepared run, for display (the CLI's and the testkit's reports). */
 export interface PreparedPack {
@@ -29,6 +30,10 @@ export interface PreparedRun {
   readonly services: Services;
   /** The run's Packs, sorted by Pack id (the same Packs as `catalog.packs`). */
   readonly packs: readonly PreparedPack[];
+  /** Every model role, bound, in `models:` order, with its provider and which rule bound it. */
+  readonly models: readonly PreparedModelRole[];
+  /** The provider of every bound catalog id: the Harness's model port's `providers`. */
+  readonly modelProviders: ReadonlyMap<string, ModelProvider>;
 }
 
 /** What prepare answers: a run that can start, or the requirements notice that refuses it. */

@@ -44,6 +44,14 @@ export function missingServiceReason(packId: string, service: string): string {
   return `${packId} needs ${service}, and this host provides none`;
 }
 
+/**
+ * `- model role {label} cannot be bound: {reason}`: a declared model role the Host cannot bind
+ * (docs/design/models.md §3). These lines come after the Pack lines.
+ */
+export function modelRoleLine(label: string, reason: string): string {
+  return `- model role ${label} cannot be bound: ${reason}`;
+}
+
 /** The whole notice: the header, then one line per problem. */
 export function requirementsNotice(lines: readonly string[]): string {
   return [NOTICE_HEADER, ...lines].join("\n");

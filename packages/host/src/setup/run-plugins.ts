@@ -1,6 +1,7 @@
 import type { ModelProvider, PackDefinition, PluginApi, PluginDefinition } from "@runvil/sdk";
 import type { PluginEntry } from "../host-options";
 import { HostSetupError } from "../host-setup-error";
+import { ModelCatalog } from "./model-catalog";
 import { typeName } from "./pack-checks";
 import type { PackRegistry } from "./pack-registry";
 
@@ -8,8 +9,8 @@ import type { PackRegistry } from "./pack-registry";
 export interface PluginResults {
   /** Services by id, from provideService, in the order provided. */
   readonly services: ReadonlyMap<string, unknown>;
-  /** Model providers, in the order added. */
-  readonly modelProviders: readonly ModelProvider[];
+  /** The model catalog: the providers added, in order, and their models by catalog id. */
+  readonly models: ModelCatalog;
 }
 
 function isPlugin(value: unknown): value is PluginDefinition<unknown> {
@@ -18,24 +19,10 @@ function isPlugin(value: unknown): value is PluginDefinition<unknown> {
   return typeof candidate.name === "string" && typeof candidate.setup === "function";
 }
 
-/** The model provider contract's version this Host speaks (`ModelProvider.specificationVersion`). */
-const MODEL_SPECIFICATION_VERSION = 1;
-
-function isModelProvider(value: unknown): value is ModelProvider {
-  if (typeof value !== "object" || value === null) return false;
-  const candidate = value as Partial<ModelProvider>;
-  return (
-    typeof candidate.name === "string" &&
-    Array.isArray(candidate.models) &&
-    candidate.models.every((id) => typeof id === "string") &&
-    typeof candidate.round === "function"
-  );
-}
-
 /** The state every plugin's API writes to while the Host sets up. */
 class SetupSession implements PluginResults {
   readonly services = new Map<string, unknown>();
-  readonly modelProviders: ModelProvider[] = [];
+  readonly models = new ModelCatalog();
   readonly #owners = new Map<string, string>();
   readonly #registry: PackRegistry;
   #open = true;
@@ -74,7 +61,7 @@ class SetupSession implements PluginResults {
       provideService: (id: string, service: unknown) =>
         guard("provideService", () => this.#provide(name, id, service)),
       addModelProvider: (provider: ModelProvider) =>
-        guard("addModelProvider", () => this.#addModelProvider(name, provider)),
+        guard("addModelProvider", () => this.models.add(name, provider)),
     };
     return { api, problem: () => problem };
   }
@@ -89,22 +76,6 @@ class SetupSession implements PluginResults {
     }
     this.#owners.set(id, plugin);
     this.services.set(id, service);
-  }
-
-  #addModelProvider(plugin: string, provider: unknown): void {
-    if (!isModelProvider(provider)) {
-      throw new HostSetupError(
-        plugin,
-        "addModelProvider needs a model provider (a string name, a models array of strings and a round function)",
-      );
-    }
-    if (provider.specificationVersion !== MODEL_SPECIFICATION_VERSION) {
-      throw new HostSetupError(
-        plugin,
-        `a model provider speaks specification version ${String(provider.specificationVersion)}; this Host speaks ${MODEL_SPECIFICATION_VERSION}`,
-      );
-    }
-    this.modelProviders.push(provider);
   }
 }
 
@@ -150,5 +121,5 @@ export async function runPlugins(
   } finally {
     session.close();
   }
-  return { services: session.services, modelProviders: session.modelProviders };
+  return { services: session.services, models: session.models };
 }
