@@ -15,17 +15,18 @@ function blockLine(block: LuaBlock, indent: string): string {
 }
 
 /**
- * Renders a parsed prompt's outline as text lines: the frontmatter summary,
- * the H1 title and every section as a tree, each with its prose and Lua
- * blocks (location labels and absolute lines).
+ * Renders a parsed prompt's outline as text lines: the frontmatter summary (with `bindings`,
+ * the lines of a passing prepare's model bindings, after `models:`), the H1 title and every
+ * section as a tree, each with its prose and Lua blocks (location labels and absolute lines).
  */
-export function renderOutline(prompt: Prompt): string[] {
+export function renderOutline(prompt: Prompt, bindings: readonly string[] = []): string[] {
   const fm = prompt.frontmatter;
   const out: string[] = [`  ${fm.name}: ${fm.description}`];
   if (fm.uses.length > 0) {
     out.push(`  uses: ${fm.uses.map((u) => `${u.text} (${u.fullName})`).join(", ")}`);
   }
   if (fm.models.length > 0) out.push(`  models: ${fm.models.map((m) => m.label).join(", ")}`);
+  out.push(...bindings);
   if (fm.args.length > 0) {
     out.push(
       `  args: ${fm.args.map((a) => (a.required ? `${a.name} (required)` : a.name)).join(", ")}`,

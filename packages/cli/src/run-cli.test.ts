@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli";
 import { memoryIo } from "./test-io";
+import { echoPluginDir } from "./test-plugin";
 import { VERSION } from "./version";
 
 const good = `---
@@ -8,8 +9,6 @@ name: demo
 description: A demo prompt.
 runvil: 0
 uses: [subagents]
-models:
-  writer: {}
 ---
 
 # Demo
@@ -71,14 +70,13 @@ describe("runvil check", () => {
         "demo.md: ok",
         "  demo: A demo prompt.",
         "  uses: subagents (runvil/subagents)",
-        "  models: writer",
-        "  # Demo  (line 10)",
-        "    lua    H1 `Demo` lua  line 13",
-        "  ## Work  (line 16)",
-        "    prose  line 18",
-        "    lua    section `Work` epilog  line 21",
-        "    ### Helpers  (line 24)",
-        "      lua    section `Helpers` prologue  line 27",
+        "  # Demo  (line 8)",
+        "    lua    H1 `Demo` lua  line 11",
+        "  ## Work  (line 14)",
+        "    prose  line 16",
+        "    lua    section `Work` epilog  line 19",
+        "    ### Helpers  (line 22)",
+        "      lua    section `Helpers` prologue  line 25",
         "  1 top-level section, 2 in all, 3 Lua blocks",
         "",
       ].join("\n"),
@@ -187,6 +185,45 @@ describe("runvil check", () => {
     const bad = memoryIo({ "ask.md": asks });
     expect(await runCli(["check", "ask.md", "--input", "tty"], bad)).toBe(2);
     expect(bad.err).toBe('error: --input must be one of auto, stdin, none, got "tty"\n');
+  });
+
+  it("shows each model role's binding after models:, and lists them in --json", async () => {
+    const { config } = echoPluginDir();
+    const roles = good.replace(
+      "uses: [subagents]",
+      "uses: [subagents]\nmodels:\n  writer: { model: [gpt-5, echo-model] }\n  critic: { model: boom-model }",
+    );
+    const io = memoryIo({ "demo.md": roles });
+    expect(await runCli(["check", "demo.md", "--config", config], io)).toBe(0);
+    expect(io.out.split("\n").slice(0, 7)).toEqual([
+      "demo.md: ok",
+      "  demo: A demo prompt.",
+      "  uses: subagents (runvil/subagents)",
+      "  models: writer, critic",
+      "  model writer: echo-model (provider echo, 8192-token context, tools)",
+      "  model critic: boom-model (provider echo, 4096-token context, no tools)",
+      "  # Demo  (line 11)",
+    ]);
+    const json = memoryIo({ "demo.md": roles });
+    expect(await runCli(["check", "--json", "demo.md", "--config", config], json)).toBe(0);
+    const report = JSON.parse(json.out) as { files: { bindings?: unknown }[] };
+    expect(report.files[0]?.bindings).toEqual([
+      { role: "writer", model: "echo-model", provider: "echo", from: "model" },
+      { role: "critic", model: "boom-model", provider: "echo", from: "model" },
+    ]);
+  });
+
+  it("refuses a prompt with model roles on a Host without model providers, saying so", async () => {
+    const roles = good.replace("uses: [subagents]", "uses: [subagents]\nmodels:\n  writer: {}");
+    const io = memoryIo({ "demo.md": roles });
+    expect(await runCli(["check", "demo.md"], io)).toBe(1);
+    expect(io.err).toBe(
+      [
+        "demo.md: RequirementsUnmet error: the environment cannot satisfy this prompt:",
+        "- model role writer cannot be bound: it names no model, and this host has no default model; set model: under models.writer; this host has no model provider",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("reports a Host that cannot be set up", async () => {

@@ -6,7 +6,10 @@ import { join } from "node:path";
  * Writes a folder holding a plugin module and the runvil.config.json that loads it (tests
  * only). The plugin adds the Pack `test/echo`: `echo/say {text}` answers its text (trusted),
  * `echo/boom` throws a plain Error (`kaboom`), and its prelude defines `shout(text)`, which
- * calls `echo/say`. Returns the folder and the config file's path.
+ * calls `echo/say`. It also adds the model provider `echo` serving `echo-model` (8,192-token
+ * context, tools; a round answers `echo: {the last record's content}`) and `boom-model` (no
+ * tools; a round throws a plain Error, `model wire cut`). Returns the folder and the config
+ * file's path.
  */
 export function echoPluginDir(): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), "runvil-echo-plugin-"));
@@ -36,6 +39,24 @@ export function echoPluginDir(): { dir: string; config: string } {
           run: () => { throw new Error("kaboom"); },
         },
       ],
+    });
+    api.addModelProvider({
+      specificationVersion: 1,
+      name: "echo",
+      models: [
+        { id: "echo-model", contextWindow: 8192, maxOutputTokens: 1024, tools: true },
+        { id: "boom-model", contextWindow: 4096, maxOutputTokens: 512, tools: false },
+      ],
+      async round(request) {
+        if (request.model === "boom-model") throw new Error("model wire cut");
+        const last = request.messages[request.messages.length - 1];
+        return {
+          text: "echo: " + (last === undefined ? "" : last.content),
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
+      },
     });
   },
 };

@@ -6,7 +6,7 @@ import { createPromptParser, type PromptParser } from "@runvil/parser";
 import type { RunEvent, RunResult } from "@runvil/protocol";
 import type { RunRecord } from "./run-record";
 import { createScenarioHost } from "./scenario-host";
-import type { ScenarioCase } from "./scenario-types";
+import { boundModelId, type ScenarioCase, type ScenarioModels } from "./scenario-types";
 
 /** The run error kind of a prompt the Host refuses at prepare. */
 export const REQUIREMENTS_UNMET = "RequirementsUnmet";
@@ -53,6 +53,22 @@ export function unsupportedInputs(scenarioCase: ScenarioCase): string | undefine
   const missing: string[] = [];
   if (scenarioCase.models.replies.length > 0) missing.push("scripted model replies");
   return missing.length === 0 ? undefined : missing.join(", ");
+}
+
+/**
+ * Why the case's `models.bind` cannot hold for the prompt (a label the prompt does not declare
+ * as a model role), or undefined. Every declared role is bound by the case: `models.bind[label]`,
+ * else `scripted-model`.
+ */
+export function strayBindings(
+  models: ScenarioModels,
+  roles: readonly string[],
+): string | undefined {
+  const stray = Object.keys(models.bind).filter((label) => !roles.includes(label));
+  if (stray.length === 0) return undefined;
+  return stray
+    .map((label) => `models.bind.${label}: the prompt declares no model role ${label}`)
+    .join("; ");
 }
 
 let shared: Promise<{ engine: Engine; parse: PromptParser }> | undefined;
@@ -129,8 +145,15 @@ export async function executeCase(
       };
     }
     const seed = BigInt(scenarioCase.run.seed);
+    const roles = parsed.prompt.frontmatter.models.map((role) => role.label);
+    const stray = strayBindings(scenarioCase.models, roles);
+    if (stray !== undefined) return { failure: stray, toolErrors };
     const setup = await createScenarioHost(scenarioCase, options.plugins);
-    const prepared = setup.host.prepare(parsed.prompt);
+    const prepared = setup.host.prepare(parsed.prompt, {
+      models: Object.fromEntries(
+        roles.map((label) => [label, boundModelId(scenarioCase.models, label)]),
+      ),
+    });
     if (!prepared.ok) {
       return {
         record: {

@@ -251,3 +251,52 @@ describe("runScenarioCase on the scenario Host", () => {
     expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
   });
 });
+
+/** A case whose prompt declares the model roles `roles` (YAML flow mapping) and runs `lua`. */
+function rolesCase(roles: string, lua: string, extra: string): string {
+  const indented = prompt(lua)
+    .replace("runvil: 0\n", `runvil: 0\nmodels: ${roles}\n`)
+    .split("\n")
+    .map((line) => `      ${line}`)
+    .join("\n");
+  return `cases:\n  - name: c\n    prompt: |\n${indented}\n${extra}`;
+}
+
+describe("runScenarioCase: model roles", () => {
+  it("binds every declared role, whatever its model: names, so the run starts", async () => {
+    const yaml = rolesCase(
+      "{ writer: { model: gpt-5 }, critic: {} }",
+      "return 'bound'",
+      '    models: { bind: { critic: claude-sonnet-4-6 } }\n    expect: { result: "bound" }\n',
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml));
+    expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
+  });
+
+  it("fails a case whose models.bind names a role the prompt does not declare", async () => {
+    const yaml = rolesCase(
+      "{ writer: {} }",
+      "return 'x'",
+      '    models: { bind: { writer: m-1, editor: m-2, critic: m-3 } }\n    expect: { result: "x" }\n',
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml));
+    expect([result.status, result.failure]).toEqual([
+      "failed",
+      "models.bind.editor: the prompt declares no model role editor; models.bind.critic: the prompt declares no model role critic",
+    ]);
+  });
+
+  it("refuses a role whose max_output_tokens is over what the scripted model can write", async () => {
+    const yaml = rolesCase(
+      "{ writer: { max_output_tokens: 40000 } }",
+      "return 'x'",
+      `    expect:
+      error:
+        kind: RequirementsUnmet
+        message_contains: "- model role writer cannot be bound: max_output_tokens 40000 is over the 32000 tokens scripted-model can write"
+`,
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml));
+    expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
+  });
+});

@@ -36,6 +36,7 @@ function uses(...entries: string[]): PromptRequirements {
         const packId = second ?? first;
         return { text, vendor, packId, fullName: `${vendor}/${packId}` };
       }),
+      models: [],
     },
   };
 }

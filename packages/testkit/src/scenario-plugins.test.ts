@@ -41,7 +41,7 @@ describe("scenarioGuardedEntry", () => {
   const provider: ModelProvider = {
     specificationVersion: 1,
     name: "real",
-    models: ["m"],
+    models: [{ id: "m", contextWindow: 8192, maxOutputTokens: 1024, tools: true }],
     round: () => Promise.reject(new Error("never")),
   };
   const userPlugin = definePlugin<{ tag: string }>({

@@ -8,6 +8,7 @@ function request(overrides: Partial<ModelRoundRequest> = {}): ModelRoundRequest 
     model: "scripted-model",
     messages: [{ role: "user", content: "hi" }],
     tools: [],
+    settings: {},
     signal: new AbortController().signal,
     ...overrides,
   };
@@ -20,9 +21,18 @@ function provider(replies: ScenarioModels["replies"], bind: Record<string, strin
 describe("ScriptedModelProvider", () => {
   it("serves scripted-model and every bound catalog id once", () => {
     const p = provider([], { writer: "claude-sonnet-4-6", critic: "claude-sonnet-4-6", a: "m-2" });
-    expect(p.models).toEqual(["scripted-model", "claude-sonnet-4-6", "m-2"]);
-    expect(p.name).toBe("scripted");
-    expect(p.specificationVersion).toBe(1);
+    expect(p.models.map((model) => model.id)).toEqual([
+      "scripted-model",
+      "claude-sonnet-4-6",
+      "m-2",
+    ]);
+    expect(p.models[0]).toEqual({
+      id: "scripted-model",
+      contextWindow: 200_000,
+      maxOutputTokens: 32_000,
+      tools: true,
+    });
+    expect([p.name, p.specificationVersion]).toEqual(["scripted", 1]);
   });
 
   it("answers a text reply with finish reason stop and no tool calls", async () => {
@@ -78,7 +88,7 @@ describe("ScriptedModelProvider", () => {
           message: "context window exceeded",
         },
       },
-      { kind: "fail", failure: { kind: "completion", message: "no" } },
+      { kind: "fail", failure: { kind: "internal", message: "model is down" } },
     ]);
     const first = await p.round(request()).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(ModelFailure);
@@ -90,7 +100,7 @@ describe("ScriptedModelProvider", () => {
       { reason: "provider" },
     ]);
     const second = (await p.round(request()).catch((error: unknown) => error)) as ModelFailure;
-    expect([second.kind, second.message, second.fields]).toEqual(["completion", "no", {}]);
+    expect([second.kind, second.message, second.fields]).toEqual(["internal", "model is down", {}]);
     expect(p.ranOut).toBeUndefined();
   });
 
@@ -99,7 +109,7 @@ describe("ScriptedModelProvider", () => {
     const message = `the scripted reply for round 1 fails with kind "overloaded", which is not a model failure kind (${SCRIPTED_FAILURE_KINDS.join(", ")})`;
     await expect(p.round(request())).rejects.toThrow(message);
     expect(p.ranOut).toBe(message);
-    expect(SCRIPTED_FAILURE_KINDS).toEqual(["context_exhausted", "completion", "cancelled"]);
+    expect(SCRIPTED_FAILURE_KINDS).toEqual(["context_exhausted", "internal"]);
   });
 
   it("consumes replies in order whatever the model and rejects once they run out", async () => {

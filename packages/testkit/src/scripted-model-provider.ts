@@ -1,6 +1,9 @@
 import {
+  MODEL_FAILURE_KINDS,
+  MODEL_SPECIFICATION_VERSION,
   ModelFailure,
   type ModelFailureKind,
+  type ModelInfo,
   type ModelProvider,
   type ModelRoundRequest,
   type ModelReply as ProviderReply,
@@ -13,11 +16,17 @@ import {
 } from "./scenario-types";
 
 /** The model failure kinds a scripted `fail` reply can name (the sdk's ModelFailureKind). */
-export const SCRIPTED_FAILURE_KINDS: readonly ModelFailureKind[] = [
-  "context_exhausted",
-  "completion",
-  "cancelled",
-];
+export const SCRIPTED_FAILURE_KINDS: readonly ModelFailureKind[] = MODEL_FAILURE_KINDS;
+
+/**
+ * The facts of every model the scripted provider serves, unless the case's `models.catalog`
+ * gives others: a 200,000-token window, 32,000 output tokens, tools.
+ */
+export const SCRIPTED_MODEL_FACTS = {
+  contextWindow: 200_000,
+  maxOutputTokens: 32_000,
+  tools: true,
+} as const;
 
 /** The name of the scripted model provider (for messages). */
 export const SCRIPTED_PROVIDER_NAME = "scripted";
@@ -33,10 +42,10 @@ export const SCRIPTED_PROVIDER_NAME = "scripted";
  * run's outcome matches. It never hangs.
  */
 export class ScriptedModelProvider implements ModelProvider {
-  readonly specificationVersion = 1;
+  readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly name = SCRIPTED_PROVIDER_NAME;
-  /** The catalog model ids it serves: `scripted-model`, then the bound ids, without repeats. */
-  readonly models: readonly string[];
+  /** The catalog models it serves: `scripted-model`, then the bound ids, without repeats. */
+  readonly models: readonly ModelInfo[];
   readonly #replies: readonly ScriptedReply[];
   readonly #requests: ObservedModelRequest[] = [];
   #rounds = 0;
@@ -44,7 +53,8 @@ export class ScriptedModelProvider implements ModelProvider {
 
   /** A provider scripted by a case's `models`. */
   constructor(models: ScenarioModels) {
-    this.models = [...new Set([DEFAULT_MODEL_ID, ...Object.values(models.bind)])];
+    const ids = [...new Set([DEFAULT_MODEL_ID, ...Object.values(models.bind)])];
+    this.models = ids.map((id) => ({ id, ...SCRIPTED_MODEL_FACTS }));
     this.#replies = models.replies;
   }
 

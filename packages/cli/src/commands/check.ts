@@ -1,6 +1,8 @@
+import type { PreparedModelRole } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type Prompt, type PromptParseError } from "@runvil/parser";
 import { INPUT_BROKER, type InputBroker } from "@runvil/sdk";
+import { type BindingJson, bindingLines, bindingsJson } from "../bindings";
 import { formatHostError, formatParseError, formatRefusal } from "../format-parse-error";
 import { CliHostCache } from "../host/cli-host";
 import type { CliIo } from "../io";
@@ -22,7 +24,7 @@ export interface CheckOptions {
 
 /** One file's entry in the `runvil check --json` report. */
 export type CheckFileReport =
-  | { file: string; ok: true; outline: OutlineJson }
+  | { file: string; ok: true; outline: OutlineJson; bindings: BindingJson[] }
   | {
       file: string;
       ok: false;
@@ -44,23 +46,26 @@ const PRESENT_BROKER: InputBroker = {
 };
 
 /**
- * Prepares a parsed prompt against its Host: undefined when the Host can run it, else the
- * error to report (a refused prepare as RequirementsUnmet, a Host that cannot be set up as
- * Host).
+ * Prepares a parsed prompt against its Host: the bound model roles when the Host can run it,
+ * else the error to report (a refused prepare as RequirementsUnmet, a Host that cannot be set
+ * up as Host).
  */
-async function prepareProblem(
+async function prepareCheck(
   file: string,
   prompt: Prompt,
   hosts: CliHostCache,
   options: CheckOptions,
   broker: boolean,
-): Promise<{ error: FileError; text: string } | undefined> {
+): Promise<
+  { ok: true; models: readonly PreparedModelRole[] } | { ok: false; error: FileError; text: string }
+> {
   const loaded = await hosts.get({
     promptFile: file,
     ...(options.config === undefined ? {} : { configFile: options.config }),
   });
   if (!loaded.ok) {
     return {
+      ok: false,
       error: { kind: "Host", message: loaded.message },
       text: formatHostError(file, loaded.message),
     };
@@ -68,8 +73,9 @@ async function prepareProblem(
   const prepared = loaded.host.prepare(prompt, {
     services: broker ? { [INPUT_BROKER]: PRESENT_BROKER } : {},
   });
-  if (prepared.ok) return undefined;
+  if (prepared.ok) return { ok: true, models: prepared.run.models };
   return {
+    ok: false,
     error: { kind: "RequirementsUnmet", message: prepared.notice },
     text: formatRefusal(file, prepared.notice),
   };
@@ -110,14 +116,22 @@ export async function checkCommand(
       if (!options.json) io.stderr(`${formatParseError(file, result.error)}\n`);
       continue;
     }
-    const problem = await prepareProblem(file, result.prompt, hosts, options, broker);
-    if (problem !== undefined) {
-      reports.push({ file, ok: false, error: problem.error });
-      if (!options.json) io.stderr(`${problem.text}\n`);
+    const checked = await prepareCheck(file, result.prompt, hosts, options, broker);
+    if (!checked.ok) {
+      reports.push({ file, ok: false, error: checked.error });
+      if (!options.json) io.stderr(`${checked.text}\n`);
       continue;
     }
-    reports.push({ file, ok: true, outline: outlineJson(result.prompt) });
-    if (!options.json) io.stdout(`${file}: ok\n${renderOutline(result.prompt).join("\n")}\n`);
+    reports.push({
+      file,
+      ok: true,
+      outline: outlineJson(result.prompt),
+      bindings: bindingsJson(checked.models),
+    });
+    if (!options.json) {
+      const outline = renderOutline(result.prompt, bindingLines(checked.models));
+      io.stdout(`${file}: ok\n${outline.join("\n")}\n`);
+    }
   }
   const failedCount = reports.filter((r) => !r.ok).length;
   if (options.json) {
