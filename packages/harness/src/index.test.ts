@@ -14,6 +14,7 @@ describe("@runvil/harness entry point", () => {
       "MAX_SEGMENT_BYTES",
       "MemoryEventSink",
       "MemoryStore",
+      "ModelDispatcher",
       "PATH_DETAILS",
       "PATTERN_DETAILS",
       "RunPort",

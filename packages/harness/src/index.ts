@@ -9,6 +9,11 @@ export {
 } from "./events/json-lines-event-sink";
 export { MemoryEventSink } from "./events/memory-event-sink";
 export { parseEventRecords, readEventRecords } from "./events/read-event-records";
+export {
+  ModelDispatcher,
+  type ModelDispatcherOptions,
+  type ModelDispatchRequest,
+} from "./models/model-dispatcher";
 export { type AnchorEdit, countOccurrences, replaceAnchor } from "./store/anchor";
 export { compareBytewise, sortBytewise } from "./store/bytewise";
 export type { DirectoryStoreFileSystem } from "./store/directory-fs";

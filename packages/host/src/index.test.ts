@@ -13,6 +13,7 @@ describe("@runvil/host entry point", () => {
       "createHost",
       "findHostConfig",
       "loadHostConfig",
+      "modelPortFor",
       "toolDispatcherFor",
     ]);
     expect(host.HOST_CONFIG_FILE).toBe("runvil.config.json");

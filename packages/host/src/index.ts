@@ -8,6 +8,7 @@ export { HOST_CONFIG_FILE } from "./config/parse-host-config";
 export { createHost, type Host, type HostPack } from "./host";
 export type { HostOptions, PluginEntry, PrepareRunOptions } from "./host-options";
 export { HostSetupError } from "./host-setup-error";
+export { modelPortFor, type RunModelPortOptions } from "./model-port-for";
 export type {
   BindingSource,
   ModelRoleRequirement,

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/protocol";
-import { type JsonObject, StoreError, ToolFailure } from "@runvil/sdk";
+import { type JsonObject, ModelFailure, StoreError, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { EventRecorder } from "../events/event-recorder";
 import { JsonLinesEventSink } from "../events/json-lines-event-sink";
 import { MemoryEventSink } from "../events/memory-event-sink";
+import { ModelDispatcher } from "../models/model-dispatcher";
 import { MemoryStore } from "../store/memory-store";
 import { tempDirectory } from "../testing/temp-directory";
 import { rejectionOf, servicesOf, toolRequest } from "../tools/test-support";
@@ -143,5 +144,58 @@ describe("RunPort", () => {
       "cannot call web/fetch: this RunPort was created without a tool dispatcher",
     );
     expect(port.toolCallCount).toBe(1);
+  });
+
+  it("runs model rounds on its model dispatcher and counts them, failures included", async () => {
+    const reply = {
+      text: "pong",
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    };
+    const models = new ModelDispatcher({
+      providers: new Map([
+        [
+          "m-1",
+          {
+            specificationVersion: 1 as const,
+            name: "acme",
+            models: [{ id: "m-1", contextWindow: 100, maxOutputTokens: 10, tools: true }],
+            round: async () => reply,
+          },
+        ],
+      ]),
+    });
+    const port = new RunPort(new MemoryStore(), { models, yieldToEventLoop: true });
+    const round = {
+      model: "m-1",
+      messages: [{ role: "user" as const, content: "ping" }],
+      tools: [],
+      settings: {},
+      signal: new AbortController().signal,
+    };
+    expect(await port.modelRound(round)).toEqual(reply);
+    const failure = await rejectionOf(port.modelRound({ ...round, model: "m-2" }));
+    expect(ModelFailure.isInstance(failure)).toBe(true);
+    expect(port.modelRoundCount).toBe(2);
+  });
+
+  it("fails every model round internal when it has no model dispatcher", async () => {
+    const port = new RunPort(new MemoryStore());
+    const failure = await rejectionOf(
+      port.modelRound({
+        model: "m-1",
+        messages: [],
+        tools: [],
+        settings: {},
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(failure).toBeInstanceOf(ModelFailure);
+    expect([(failure as ModelFailure).kind, (failure as ModelFailure).message]).toEqual([
+      "internal",
+      "the run has no model port",
+    ]);
+    expect(port.modelRoundCount).toBe(1);
   });
 });

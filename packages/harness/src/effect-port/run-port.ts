@@ -7,8 +7,9 @@ import type {
   ToolCallOutput,
   ToolCallRequest,
 } from "@runvil/protocol";
-import type { RunStore } from "@runvil/sdk";
+import { ModelFailure, type ModelReply, type RunStore } from "@runvil/sdk";
 import type { EventRecorder } from "../events/event-recorder";
+import type { ModelDispatcher, ModelDispatchRequest } from "../models/model-dispatcher";
 import type { ToolDispatcher } from "../tools/tool-dispatcher";
 import { applyStoreOperation } from "./apply-store-operation";
 
@@ -32,6 +33,11 @@ export interface RunPortOptions {
    * run without catalog tools never makes one.
    */
   readonly tools?: ToolDispatcher;
+  /**
+   * Runs the run's model rounds (the providers of its bound models). Absent: every
+   * `modelRound` rejects with `ModelFailure("internal", "the run has no model port")`.
+   */
+  readonly models?: ModelDispatcher;
 }
 
 function nextTurn(): Promise<void> {
@@ -40,8 +46,8 @@ function nextTurn(): Promise<void> {
 
 /**
  * The Harness's EffectPort for one run: store operations go to a RunStore (memory or
- * directory), catalog tool calls to a ToolDispatcher, events go to a callback and, optionally,
- * an EventRecorder.
+ * directory), catalog tool calls to a ToolDispatcher, model rounds to a ModelDispatcher, events
+ * go to a callback and, optionally, an EventRecorder.
  */
 export class RunPort implements EffectPort {
   /** The run store every store operation is performed on. */
@@ -50,10 +56,12 @@ export class RunPort implements EffectPort {
   readonly #recorder: EventRecorder<RunEvent> | undefined;
   readonly #yield: boolean;
   readonly #tools: ToolDispatcher | undefined;
+  readonly #models: ModelDispatcher | undefined;
   #recordingError: unknown;
   #eventCount = 0;
   #storeOpCount = 0;
   #toolCallCount = 0;
+  #modelRoundCount = 0;
 
   /** A port over `store`. */
   constructor(store: RunStore, options: RunPortOptions = {}) {
@@ -62,6 +70,7 @@ export class RunPort implements EffectPort {
     this.#recorder = options.recorder;
     this.#yield = options.yieldToEventLoop ?? false;
     this.#tools = options.tools;
+    this.#models = options.models;
   }
 
   /** How many events were emitted so far. */
@@ -77,6 +86,11 @@ export class RunPort implements EffectPort {
   /** How many catalog tool calls were asked for so far (failed and cancelled ones included). */
   get toolCallCount(): number {
     return this.#toolCallCount;
+  }
+
+  /** How many model rounds were asked for so far (failed and cancelled ones included). */
+  get modelRoundCount(): number {
+    return this.#modelRoundCount;
   }
 
   /** The recorder's first failure, or undefined while recording works (or without recorder). */
@@ -104,6 +118,17 @@ export class RunPort implements EffectPort {
     }
     if (this.#yield) await nextTurn();
     return this.#tools.call(request);
+  }
+
+  /**
+   * Runs the model round on the ModelDispatcher: its ModelFailures (model-safe) pass through.
+   * Without a dispatcher it rejects with `ModelFailure("internal", "the run has no model port")`.
+   */
+  async modelRound(request: ModelDispatchRequest): Promise<ModelReply> {
+    this.#modelRoundCount += 1;
+    if (this.#models === undefined) throw new ModelFailure("internal", "the run has no model port");
+    if (this.#yield) await nextTurn();
+    return this.#models.round(request);
   }
 
   /** Forwards the event to the callback, then to the recorder. */

@@ -1,8 +1,11 @@
-/** The error a call rejects with when its signal aborts: the signal's reason when it is an Error. */
-export function abortError(signal: AbortSignal): Error {
+/**
+ * The error a call rejects with when its signal aborts: the signal's reason when it is an
+ * Error, else an AbortError saying `what` was cancelled.
+ */
+export function abortError(signal: AbortSignal, what = "the tool call"): Error {
   const { reason } = signal;
   if (reason instanceof Error) return reason;
-  return new DOMException("the tool call was cancelled", "AbortError");
+  return new DOMException(`${what} was cancelled`, "AbortError");
 }
 
 /**
@@ -14,19 +17,20 @@ export function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal,
   late: (outcome: PromiseSettledResult<T>) => void,
+  what = "the tool call",
 ): Promise<T> {
   if (signal.aborted) {
     work.then(
       (value) => late({ status: "fulfilled", value }),
       (reason: unknown) => late({ status: "rejected", reason }),
     );
-    return Promise.reject(abortError(signal));
+    return Promise.reject(abortError(signal, what));
   }
   return new Promise<T>((resolve, reject) => {
     let aborted = false;
     const onAbort = (): void => {
       aborted = true;
-      reject(abortError(signal));
+      reject(abortError(signal, what));
     };
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
