@@ -27,7 +27,7 @@ const port: EffectPort = {
   emit: () => undefined,
 };
 
-const none: RunCatalog = { tools: [], packs: null, preludes: [], dropped: [] };
+const none: RunCatalog = { tools: [], packs: null, preludes: [], dropped: [], models: [] };
 const userInput: RunCatalog = {
   ...none,
   preludes: [{ pack: "user-input", source: USER_INPUT_PRELUDE }],

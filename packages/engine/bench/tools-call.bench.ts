@@ -60,6 +60,7 @@ const catalog: RunCatalog = {
   packs: null,
   preludes: [],
   dropped: [],
+  models: [],
 };
 
 const port: EffectPort = {

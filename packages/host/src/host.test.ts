@@ -305,9 +305,7 @@ describe("createHost", () => {
           }),
         },
       ]);
-      expect(error.message).toBe(
-        `plugin models: a model provider ${version}; this Host speaks 1`,
-      );
+      expect(error.message).toBe(`plugin models: a model provider ${version}; this Host speaks 1`);
     }
   });
 

@@ -14,7 +14,6 @@ export type {
   ModelRoleRequirement,
   PreparedModelRole,
   RoleSettingsRequirement,
-  RunModelRole,
 } from "./prepare/bind-models";
 export type { PromptRequirements } from "./prepare/prepare-run";
 export type { PreparedPack, PreparedRun, PrepareResult } from "./prepare/prepared-run";

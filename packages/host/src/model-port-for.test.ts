@@ -1,9 +1,27 @@
 import { MemoryStore, RunPort } from "@runvil/harness";
+import type { ModelRoundEffectRequest } from "@runvil/protocol";
 import { ModelFailure, type ModelRoundRequest } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { createHost } from "./host";
 import { modelPortFor } from "./model-port-for";
 import { providerPlugin, rolesPrompt, testProvider, testRole } from "./test-support";
+
+/** A first `models.infer` round of role `role` on `model`. */
+function roundOf(role: string, model: string): ModelRoundEffectRequest {
+  return {
+    role,
+    model,
+    via: "infer",
+    turn: 1,
+    messages: [{ role: "user", content: "ping" }],
+    tools: [],
+    settings: {},
+    origin: { execution: "run-1", chain: "0", entry: "0.1", section: "Main", task: "t" },
+    effect: "0.1/1",
+    signal: new AbortController().signal,
+    stopSignal: new AbortController().signal,
+  };
+}
 
 describe("modelPortFor", () => {
   it("runs a prepared run's rounds on the providers of its bound models", async () => {
@@ -43,23 +61,14 @@ describe("modelPortFor", () => {
     const writer = prepared.run.models[0];
     if (writer === undefined) throw new Error("no writer");
     const reply = await port.modelRound({
-      model: writer.model,
+      ...roundOf("writer", writer.model),
       ...(writer.system === undefined ? {} : { system: writer.system }),
-      messages: [{ role: "user", content: "ping" }],
-      tools: [],
       settings: writer.settings,
-      signal: new AbortController().signal,
     });
     expect(reply.text).toBe("pong");
     expect(seen[0]?.system).toBe("Be brief.");
     const failure = await port
-      .modelRound({
-        model: "broken-1",
-        messages: [],
-        tools: [],
-        settings: {},
-        signal: new AbortController().signal,
-      })
+      .modelRound(roundOf("critic", "broken-1"))
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ModelFailure);
     expect((failure as ModelFailure).message).toBe("broken: the model round failed");

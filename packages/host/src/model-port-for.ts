@@ -1,4 +1,5 @@
-import { ModelDispatcher, type ModelDispatchRequest } from "@runvil/harness";
+import { ModelDispatcher } from "@runvil/harness";
+import type { ModelRoundEffectRequest } from "@runvil/protocol";
 import type { PreparedRun } from "./prepare/prepared-run";
 
 /** What a prepared run's model port takes besides the run: an error log. */
@@ -7,7 +8,7 @@ export interface RunModelPortOptions {
    * Gets every error hidden from the run (see ModelDispatcherOptions.onModelError): what a
    * provider threw that is not a ModelFailure, a ModelFailure's cause, a malformed reply.
    */
-  readonly onModelError?: (error: unknown, request: ModelDispatchRequest) => void;
+  readonly onModelError?: (error: unknown, request: ModelRoundEffectRequest) => void;
 }
 
 /**

@@ -1,4 +1,11 @@
-import type { JsonObject, StoreText } from "@runvil/sdk";
+import type {
+  JsonObject,
+  ModelMessage,
+  ModelReply,
+  ModelSettings,
+  ModelTool,
+  StoreText,
+} from "@runvil/sdk";
 import type { RunEvent } from "./run-event";
 
 /**
@@ -101,6 +108,47 @@ export interface ToolCallOutput {
   readonly trusted: boolean;
 }
 
+/** Which Engine call a model round serves: `models.infer`, a `models.loop` round, a summarising compaction. */
+export type ModelRoundVia = "infer" | "loop" | "compact";
+
+/**
+ * One model round, as the Engine asks for it (docs/design/loop.md §8). Not the sdk's
+ * provider-facing ModelRoundRequest: the Harness's model port finds the provider of `model`
+ * and hands it `{ model, system, messages, tools, settings, signal }`.
+ */
+export interface ModelRoundEffectRequest {
+  /** The role label the round runs on. */
+  readonly role: string;
+  /** The catalog id the role is bound to. */
+  readonly model: string;
+  /** Which Engine call the round serves. */
+  readonly via: ModelRoundVia;
+  /** The round number it will have: rounds are numbered per section entry from 1. */
+  readonly turn: number;
+  /** The role's system text, when it has one. */
+  readonly system?: string;
+  /** The records as sent, oldest first. */
+  readonly messages: readonly ModelMessage[];
+  /** The advertised tools (name, description, parameters), in order; empty for none. */
+  readonly tools: readonly ModelTool[];
+  /** The role's generation settings. */
+  readonly settings: ModelSettings;
+  /** Who asks. */
+  readonly origin: EffectOrigin;
+  /** The effect's id (see StoreRequest.effect); a retry after a compaction is a new effect. */
+  readonly effect: string;
+  /** The chain's scope: aborted on a cancel. */
+  readonly signal: AbortSignal;
+  /** Aborted when the run stops: a model round never survives a stop. */
+  readonly stopSignal: AbortSignal;
+}
+
+/**
+ * What a model round resolves with: the sdk's ModelReply (`text`, `toolCalls`, `finishReason`,
+ * `usage`). A failure rejects with the sdk's ModelFailure.
+ */
+export type ModelRoundOutput = ModelReply;
+
 /**
  * The Engine's only way out: every effect is a request to the port, every step an event.
  * The Harness implements it (`RunPort`); a journal can answer it on replay.
@@ -118,6 +166,14 @@ export interface EffectPort {
    * has no catalog tools.
    */
   toolCall?(request: ToolCallRequest): Promise<ToolCallOutput>;
+  /**
+   * Performs one model round. Rejects with the sdk's ModelFailure for a failure the prompt
+   * should see (`context_exhausted`: Lua sees `reason = "provider"`; `internal` with a
+   * model-safe message); any other rejection is an outside failure the Engine reports as
+   * `{model}: the model round failed`. Absent: every round fails `internal`, `the run has no
+   * model port`.
+   */
+  modelRound?(request: ModelRoundEffectRequest): Promise<ModelRoundOutput>;
   /** Records one run event, synchronously, in emission order. */
   emit(event: RunEvent): void;
 }

@@ -1,6 +1,9 @@
 export type {
   EffectOrigin,
   EffectPort,
+  ModelRoundEffectRequest,
+  ModelRoundOutput,
+  ModelRoundVia,
   StoreOperation,
   StoreOutput,
   StoreOutputs,
@@ -12,6 +15,7 @@ export type {
   CatalogTool,
   DroppedTool,
   RunCatalog,
+  RunModelRole,
   RunPack,
   RunPrelude,
 } from "./run-catalog";

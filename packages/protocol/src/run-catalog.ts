@@ -1,4 +1,4 @@
-import type { JsonValue } from "@runvil/sdk";
+import type { JsonValue, ModelSettings } from "@runvil/sdk";
 
 /**
  * One catalog tool as the Engine sees it: its data, never its code (tools chapter, "Who runs a
@@ -54,9 +54,33 @@ export interface DroppedTool {
 }
 
 /**
- * What a prepared run knows of tools and Packs: the catalog (every tool `tools.call` can reach,
- * in tool id order), the Packs, and the declared Packs' preludes. Absent from RunOptions: an
- * empty catalog, the declared Packs only, no preludes.
+ * One model role of the prompt, bound at prepare to a catalog model (docs/design/models.md §3),
+ * as the Engine sees it: data only, never the provider.
+ */
+export interface RunModelRole {
+  /** The role label (`writer`). */
+  readonly label: string;
+  /** The catalog id it is bound to (`claude-sonnet-4-6`): `sys.model`, the rounds' `model`. */
+  readonly model: string;
+  /** The bound model's context window, in tokens (the context precheck's limit). */
+  readonly contextWindow: number;
+  /** The most tokens one reply of the bound model can hold. */
+  readonly maxOutputTokens: number;
+  /** Whether the bound model takes tool definitions. */
+  readonly tools: boolean;
+  /** The role's system text (`system:`), sent with every round of the role, when it has one. */
+  readonly system?: string;
+  /** The role's generation settings as a round sends them (`temperature?`, `maxOutputTokens?`, `stop?`). */
+  readonly settings: ModelSettings;
+  /** The round cap of one `models.loop` / `handle:loop` call on this role (`max_rounds`, default 20). */
+  readonly maxRounds: number;
+}
+
+/**
+ * What a prepared run knows of tools, Packs and models: the catalog (every tool `tools.call` can
+ * reach, in tool id order), the Packs, the declared Packs' preludes, and the bound model roles.
+ * Absent from RunOptions: an empty catalog, the declared Packs only, no preludes, no bound
+ * roles.
  */
 export interface RunCatalog {
   readonly tools: readonly CatalogTool[];
@@ -67,4 +91,9 @@ export interface RunCatalog {
   readonly packs: readonly RunPack[] | null;
   readonly preludes: readonly RunPrelude[];
   readonly dropped: readonly DroppedTool[];
+  /**
+   * Every model role the prompt declares, bound, in `models:` order (a Host's prepare binds
+   * every role or refuses the run). Empty for a prompt without roles.
+   */
+  readonly models: readonly RunModelRole[];
 }

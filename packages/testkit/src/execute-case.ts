@@ -1,6 +1,6 @@
 import { type Engine, loadEngine, runNonce } from "@runvil/engine";
 import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
-import { type PluginEntry, toolDispatcherFor } from "@runvil/host";
+import { modelPortFor, type PluginEntry, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type PromptParser } from "@runvil/parser";
 import type { RunEvent, RunResult } from "@runvil/protocol";
@@ -179,7 +179,9 @@ export async function executeCase(
       store,
       onToolError: (tool, error) => toolErrors.push({ tool, error }),
     });
-    const port = new RunPort(store, { onEvent: (event) => events.push(event), tools });
+    // A round the scripted provider cannot answer is kept by the provider (`ranOut`).
+    const models = modelPortFor(prepared.run);
+    const port = new RunPort(store, { onEvent: (event) => events.push(event), tools, models });
     const controller = new AbortController();
     const stopController = new AbortController();
     const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;

@@ -159,6 +159,12 @@ export async function runCommand(
         progress?.clear();
         io.stderr(`tool ${toolId} failed unexpectedly (the run sees a generic failure): ${text}\n`);
       },
+      onModelError: (model, text) => {
+        progress?.clear();
+        io.stderr(
+          `model round on ${model} failed unexpectedly (the run sees a generic failure): ${text}\n`,
+        );
+      },
       ...(broker === undefined ? {} : { broker }),
     },
     io,

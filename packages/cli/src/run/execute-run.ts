@@ -1,10 +1,10 @@
 import { loadEngine } from "@runvil/engine";
 import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
-import { toolDispatcherFor } from "@runvil/host";
+import { modelPortFor, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser } from "@runvil/parser";
 import { type EffectPort, formatEventLine, type RunEvent } from "@runvil/protocol";
-import { INPUT_BROKER, type InputBroker, ToolFailure } from "@runvil/sdk";
+import { INPUT_BROKER, type InputBroker, ModelFailure, ToolFailure } from "@runvil/sdk";
 import { formatHostError, formatParseError } from "../format-parse-error";
 import { loadCliHost } from "../host/cli-host";
 import type { RunListeners } from "./run-handle";
@@ -39,7 +39,7 @@ export interface RunSides extends RunListeners {
 /**
  * Performs one `runvil run` request in the calling thread: parses the prompt, sets up the Host
  * (docs/design/cli.md), prepares the run against it, and runs it with the Engine, the store
- * and the Harness's tool dispatcher. Resolves with how it ended; rejects only for a bug.
+ * and the Harness's tool dispatcher and model port. Resolves with how it ended; rejects only for a bug.
  */
 export async function executeRun(request: RunRequest, sides: RunSides): Promise<RunReport> {
   const parsed = createPromptParser(await loadLuaRuntime())(request.bytes, { path: request.file });
@@ -76,9 +76,16 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
       if (!ToolFailure.isInstance(error)) sides.onToolError?.(toolId, toolErrorText(error));
     },
   });
+  const models = modelPortFor(prepared.run, {
+    // A ModelFailure's message already reached the run; only an unexpected error is shown.
+    onModelError: (error, round) => {
+      if (!ModelFailure.isInstance(error)) sides.onModelError?.(round.model, toolErrorText(error));
+    },
+  });
   const port = new RunPort(store, {
     onEvent,
     tools,
+    models,
     yieldToEventLoop: sides.yieldToEventLoop ?? false,
   });
   // The progress line counts effects when they are issued, tool calls included.
@@ -91,6 +98,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
       showProgress(progress?.toolCall());
       return port.toolCall(call);
     },
+    modelRound: (round) => port.modelRound(round),
     emit: (event) => port.emit(event),
   };
 

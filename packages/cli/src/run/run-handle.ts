@@ -28,4 +28,9 @@ export interface RunListeners {
   readonly onProgress?: (text: string) => void;
   /** A tool failed with an exception that is not a ToolFailure: its id and the error's text. */
   readonly onToolError?: (toolId: string, text: string) => void;
+  /**
+   * A model round failed with an exception that is not a ModelFailure (or a malformed reply):
+   * the catalog id and the error's text.
+   */
+  readonly onModelError?: (model: string, text: string) => void;
 }

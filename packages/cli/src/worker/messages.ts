@@ -40,6 +40,8 @@ export type FromWorker =
   | { readonly type: "ask-withdrawn"; readonly id: number }
   /** A tool failed with an exception that is not a ToolFailure (shown to the user, not the model). */
   | { readonly type: "tool-error"; readonly toolId: string; readonly text: string }
+  /** A model round failed with an exception that is not a ModelFailure (shown to the user only). */
+  | { readonly type: "model-error"; readonly model: string; readonly text: string }
   /** How the request ended: the worker's last message. */
   | { readonly type: "report"; readonly report: RunReport }
   /** The worker failed unexpectedly (a bug): the error's text. */

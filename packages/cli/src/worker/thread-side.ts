@@ -41,6 +41,7 @@ export async function main(start: WorkerStart): Promise<void> {
       onEventLine: (line) => post({ type: "event-line", line }),
       onProgress: (text) => post({ type: "progress", text }),
       onToolError: (toolId, text) => post({ type: "tool-error", toolId, text }),
+      onModelError: (model, text) => post({ type: "model-error", model, text }),
     });
     post({ type: "report", report });
   } catch (error) {

@@ -21,6 +21,7 @@ if (scenario === "relay") {
   post({ type: "event-line", line: "{}\\n" });
   post({ type: "progress", text: "running: A · 1 effect" });
   post({ type: "tool-error", toolId: "t/x", text: "Error: boom" });
+  post({ type: "model-error", model: "echo-model", text: "Error: wire cut" });
   finished("ok");
 } else if (scenario === "ask") {
   post({ type: "ask", id: 7, prompt: "name? " });
@@ -74,13 +75,14 @@ function request(scenario: string): RunRequest {
 }
 
 describe("startWorkerRun", () => {
-  it("relays event lines, progress and tool errors, then the report", async () => {
+  it("relays event lines, progress, tool and model errors, then the report", async () => {
     const seen: string[] = [];
     const handle = startWorkerRun(request("relay"), {
       workerUrl,
       onEventLine: (line) => seen.push(`event ${line.trim()}`),
       onProgress: (text) => seen.push(`progress ${text}`),
       onToolError: (tool, text) => seen.push(`tool-error ${tool} ${text}`),
+      onModelError: (model, text) => seen.push(`model-error ${model} ${text}`),
     });
     expect(await handle.done).toEqual({
       kind: "report",
@@ -93,6 +95,7 @@ describe("startWorkerRun", () => {
       "event {}",
       "progress running: A · 1 effect",
       "tool-error t/x Error: boom",
+      "model-error echo-model Error: wire cut",
     ]);
   });
 

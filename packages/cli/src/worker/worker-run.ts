@@ -93,6 +93,9 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
       case "tool-error":
         options.onToolError?.(message.toolId, message.text);
         return;
+      case "model-error":
+        options.onModelError?.(message.model, message.text);
+        return;
       case "ask":
         forwardAsk(message.id, message.prompt);
         return;

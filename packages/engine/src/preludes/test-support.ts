@@ -18,7 +18,7 @@ export { USER_INPUT_PRELUDE } from "@runvil/plugin-user-input";
  * preludes stand in for the declared Packs' ({@link catalogWith}).
  */
 export function preparePreludeHost(setup: Omit<ScenarioSetup, "host"> = {}): Promise<PreparedRun> {
-  return prepareScenario({ frontmatter: { uses: [] } }, setup);
+  return prepareScenario({ frontmatter: { uses: [], models: [] } }, setup);
 }
 
 /** The prepared run's catalog with `preludes` (Pack id → source, in order). */

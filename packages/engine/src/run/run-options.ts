@@ -104,7 +104,7 @@ export function resolveRunOptions(options: RunOptions): ResolvedRunOptions {
     seed: checkSeed(options.seed ?? 0),
     start: checkStart(options.start ?? DEFAULT_START_MS),
     ui: options.ui,
-    catalog: options.catalog ?? { tools: [], packs: null, preludes: [], dropped: [] },
+    catalog: options.catalog ?? { tools: [], packs: null, preludes: [], dropped: [], models: [] },
     logEvents: limits.logEvents,
     luaMemoryBytes: limits.luaMemoryBytes,
     cancelFlag: options.cancelFlag,

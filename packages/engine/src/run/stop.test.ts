@@ -29,6 +29,7 @@ const catalog: RunCatalog = {
   packs: null,
   preludes: [],
   dropped: [],
+  models: [],
 };
 
 /**

@@ -132,6 +132,7 @@ describe("renderSectionTools", () => {
       packs: null,
       preludes: [],
       dropped: [],
+      models: [],
     };
     const { section, port } = await open(bad);
     try {

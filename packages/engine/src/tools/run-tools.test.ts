@@ -18,7 +18,7 @@ function pack(id: string, declared = false, unavailable: string | null = null): 
 }
 
 function catalog(tools: CatalogTool[], packs: RunPack[] | null): RunCatalog {
-  return { tools, packs, preludes: [], dropped: [] };
+  return { tools, packs, preludes: [], dropped: [], models: [] };
 }
 
 const ids = (tools: readonly CatalogTool[]): string[] => tools.map((t) => t.id);

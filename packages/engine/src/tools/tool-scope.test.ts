@@ -20,6 +20,7 @@ const run = new RunTools(
     packs: null,
     preludes: [],
     dropped: [],
+    models: [],
   },
   ["web"],
 );

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunEvent, StoreOperation, StoreRequest } from "@runvil/protocol";
+import type {
+  ModelRoundEffectRequest,
+  RunEvent,
+  StoreOperation,
+  StoreRequest,
+} from "@runvil/protocol";
 import { type JsonObject, ModelFailure, StoreError, ToolFailure } from "@runvil/sdk";
 import { describe, expect, it } from "vitest";
 import { EventRecorder } from "../events/event-recorder";
@@ -17,6 +22,22 @@ const ORIGIN = { execution: "run-1", chain: "0", entry: "0.1", section: "Main", 
 
 function request<O extends StoreOperation>(operation: O, n: number): StoreRequest<O> {
   return { operation, origin: ORIGIN, effect: `0.1/${n}`, signal: new AbortController().signal };
+}
+
+function modelRequest(model: string): ModelRoundEffectRequest {
+  return {
+    role: "writer",
+    model,
+    via: "infer",
+    turn: 1,
+    messages: [{ role: "user", content: "ping" }],
+    tools: [],
+    settings: {},
+    origin: ORIGIN,
+    effect: "0.1/1",
+    signal: new AbortController().signal,
+    stopSignal: new AbortController().signal,
+  };
 }
 
 function event(seq: number): RunEvent {
@@ -167,13 +188,7 @@ describe("RunPort", () => {
       ]),
     });
     const port = new RunPort(new MemoryStore(), { models, yieldToEventLoop: true });
-    const round = {
-      model: "m-1",
-      messages: [{ role: "user" as const, content: "ping" }],
-      tools: [],
-      settings: {},
-      signal: new AbortController().signal,
-    };
+    const round = modelRequest("m-1");
     expect(await port.modelRound(round)).toEqual(reply);
     const failure = await rejectionOf(port.modelRound({ ...round, model: "m-2" }));
     expect(ModelFailure.isInstance(failure)).toBe(true);
@@ -182,15 +197,7 @@ describe("RunPort", () => {
 
   it("fails every model round internal when it has no model dispatcher", async () => {
     const port = new RunPort(new MemoryStore());
-    const failure = await rejectionOf(
-      port.modelRound({
-        model: "m-1",
-        messages: [],
-        tools: [],
-        settings: {},
-        signal: new AbortController().signal,
-      }),
-    );
+    const failure = await rejectionOf(port.modelRound(modelRequest("m-1")));
     expect(failure).toBeInstanceOf(ModelFailure);
     expect([(failure as ModelFailure).kind, (failure as ModelFailure).message]).toEqual([
       "internal",

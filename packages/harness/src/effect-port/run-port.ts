@@ -1,5 +1,7 @@
 import type {
   EffectPort,
+  ModelRoundEffectRequest,
+  ModelRoundOutput,
   RunEvent,
   StoreOperation,
   StoreOutput,
@@ -7,9 +9,9 @@ import type {
   ToolCallOutput,
   ToolCallRequest,
 } from "@runvil/protocol";
-import { ModelFailure, type ModelReply, type RunStore } from "@runvil/sdk";
+import { ModelFailure, type RunStore } from "@runvil/sdk";
 import type { EventRecorder } from "../events/event-recorder";
-import type { ModelDispatcher, ModelDispatchRequest } from "../models/model-dispatcher";
+import type { ModelDispatcher } from "../models/model-dispatcher";
 import type { ToolDispatcher } from "../tools/tool-dispatcher";
 import { applyStoreOperation } from "./apply-store-operation";
 
@@ -124,7 +126,7 @@ export class RunPort implements EffectPort {
    * Runs the model round on the ModelDispatcher: its ModelFailures (model-safe) pass through.
    * Without a dispatcher it rejects with `ModelFailure("internal", "the run has no model port")`.
    */
-  async modelRound(request: ModelDispatchRequest): Promise<ModelReply> {
+  async modelRound(request: ModelRoundEffectRequest): Promise<ModelRoundOutput> {
     this.#modelRoundCount += 1;
     if (this.#models === undefined) throw new ModelFailure("internal", "the run has no model port");
     if (this.#yield) await nextTurn();

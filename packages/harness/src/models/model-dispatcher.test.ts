@@ -41,7 +41,7 @@ function request(overrides: Partial<ModelDispatchRequest> = {}): ModelDispatchRe
 
 function dispatcher(served: ModelProvider) {
   const errors: { error: unknown; request: ModelDispatchRequest }[] = [];
-  const models = new ModelDispatcher({
+  const models = new ModelDispatcher<ModelDispatchRequest>({
     providers: new Map([["m-1", served]]),
     onModelError: (error, req) => errors.push({ error, request: req }),
   });
@@ -226,7 +226,7 @@ describe("ModelDispatcher", () => {
   });
 
   it("ignores a log callback that throws", async () => {
-    const models = new ModelDispatcher({
+    const models = new ModelDispatcher<ModelDispatchRequest>({
       providers: new Map([["m-1", provider(async () => Promise.reject(new Error("x")))]]),
       onModelError: () => {
         throw new Error("log is full");

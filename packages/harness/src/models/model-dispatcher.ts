@@ -1,3 +1,4 @@
+import type { ModelRoundEffectRequest } from "@runvil/protocol";
 import {
   MODEL_FAILURE_KINDS,
   ModelFailure,
@@ -11,7 +12,7 @@ import {
 import { abortError, raceAbort } from "../tools/abortable";
 import { checkReplyShape } from "./reply-shape";
 
-/** What the dispatcher reads of a model round request (the Engine's ModelRoundEffectRequest fits). */
+/** What the dispatcher reads of a model round request (protocol's ModelRoundEffectRequest fits). */
 export interface ModelDispatchRequest {
   /** The catalog id the round runs on. */
   readonly model: string;
@@ -30,7 +31,7 @@ export interface ModelDispatchRequest {
 }
 
 /** What a ModelDispatcher is built with. */
-export interface ModelDispatcherOptions<R extends ModelDispatchRequest = ModelDispatchRequest> {
+export interface ModelDispatcherOptions<R extends ModelDispatchRequest = ModelRoundEffectRequest> {
   /** The provider of every catalog id the run is bound to (the Host's `PreparedRun.modelProviders`). */
   readonly providers: ReadonlyMap<string, ModelProvider>;
   /**
@@ -89,7 +90,7 @@ function providerRequest(request: ModelDispatchRequest, signal: AbortSignal): Mo
  * reason (an AbortError when the reason is not an Error); the provider sees the same signal,
  * and nothing it answers afterwards is reported.
  */
-export class ModelDispatcher<R extends ModelDispatchRequest = ModelDispatchRequest> {
+export class ModelDispatcher<R extends ModelDispatchRequest = ModelRoundEffectRequest> {
   readonly #providers: ReadonlyMap<string, ModelProvider>;
   readonly #onModelError: ((error: unknown, request: R) => void) | undefined;
 

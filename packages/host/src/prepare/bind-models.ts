@@ -1,3 +1,4 @@
+import type { RunModelRole } from "@runvil/protocol";
 import type { ModelProvider, ModelSettings } from "@runvil/sdk";
 import type { CatalogModel } from "../setup/model-catalog";
 import { modelRoleLine } from "./requirements-notice";
@@ -24,29 +25,6 @@ export interface ModelRoleRequirement {
   readonly label: string;
   /** The role's checked settings. */
   readonly settings: RoleSettingsRequirement;
-}
-
-/**
- * One bound role as the Engine sees it (data only): the role, the catalog model it is bound
- * to with that model's facts, and the role's settings as a round sends them.
- */
-export interface RunModelRole {
-  /** The role label (`writer`). */
-  readonly label: string;
-  /** The catalog id it is bound to (`claude-sonnet-4-6`). */
-  readonly model: string;
-  /** The bound model's context window, in tokens. */
-  readonly contextWindow: number;
-  /** The most tokens one reply of the bound model can hold. */
-  readonly maxOutputTokens: number;
-  /** Whether the bound model takes tool definitions. */
-  readonly tools: boolean;
-  /** The role's system text, sent with every round of the role, when it has one. */
-  readonly system?: string;
-  /** The role's generation settings (`temperature?`, `maxOutputTokens?`, `stop?`). */
-  readonly settings: ModelSettings;
-  /** The round cap of one `models.loop` call on this role (20 unless the role sets one). */
-  readonly maxRounds: number;
 }
 
 /**
@@ -118,6 +96,12 @@ function choose(role: ModelRoleRequirement, inputs: BindingInputs): Choice {
     ok: false,
     reason: `it names no model, and this host has no default model; set model: under models.${role.label}`,
   };
+}
+
+/** The Engine's view of a bound role (`RunCatalog.models`): its data, without the provider. */
+export function runModelRole(role: PreparedModelRole): RunModelRole {
+  const { provider: _provider, from: _from, ...data } = role;
+  return data;
 }
 
 function runRole(role: ModelRoleRequirement, model: CatalogModel): RunModelRole {

@@ -339,6 +339,26 @@ describe("Host.prepare: model roles", () => {
       ["claude-sonnet-4-6", ANTHROPIC],
       ["gpt-4.1", OPENAI],
     ]);
+    expect(result.run.catalog.models).toEqual([
+      {
+        label: "writer",
+        model: "claude-sonnet-4-6",
+        contextWindow: 200_000,
+        maxOutputTokens: 32_000,
+        tools: true,
+        settings: {},
+        maxRounds: 20,
+      },
+      {
+        label: "critic",
+        model: "gpt-4.1",
+        contextWindow: 200_000,
+        maxOutputTokens: 32_000,
+        tools: true,
+        settings: {},
+        maxRounds: 20,
+      },
+    ]);
   });
 
   it("binds by the run's overrides, per prepare", async () => {

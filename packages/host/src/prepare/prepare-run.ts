@@ -5,7 +5,7 @@ import type { CatalogModel } from "../setup/model-catalog";
 import type { PackRegistry } from "../setup/pack-registry";
 import type { RegisteredPack } from "../setup/registered-pack";
 import { byId } from "../setup/tool-checks";
-import { bindModels, type ModelRoleRequirement } from "./bind-models";
+import { bindModels, type ModelRoleRequirement, runModelRole } from "./bind-models";
 import { catalogTools } from "./offering";
 import type { PreparedPack, PrepareResult } from "./prepared-run";
 import {
@@ -147,7 +147,13 @@ export function prepareRun(
   return {
     ok: true,
     run: {
-      catalog: { tools: catalogTools(tools), packs, preludes, dropped },
+      catalog: {
+        tools: catalogTools(tools),
+        packs,
+        preludes,
+        dropped,
+        models: binding.roles.map(runModelRole),
+      },
       tools: toolMap,
       services,
       packs: prepared,

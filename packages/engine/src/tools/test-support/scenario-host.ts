@@ -8,6 +8,7 @@ import {
   type InputBroker,
   type InputRequest,
   type JsonValue,
+  type ModelProvider,
   type PackDefinition,
   SEARCH_PROVIDER,
   type SearchProvider,
@@ -83,6 +84,7 @@ export async function prepareScenario(
           name: "engine-scenario",
           setup(api) {
             for (const pack of packs) api.addPack(pack);
+            api.addModelProvider(SCRIPTED_MODELS);
           },
         }),
       },
@@ -96,10 +98,28 @@ export async function prepareScenario(
         : {}),
     },
   });
-  const prepared = created.prepare(prompt);
+  // FORMAT.md: every declared role is bound to "scripted-model".
+  const models = Object.fromEntries(
+    prompt.frontmatter.models.map((role) => [role.label, SCRIPTED_MODEL]),
+  );
+  const prepared = created.prepare(prompt, { models });
   if (!prepared.ok) throw new Error(prepared.notice);
   return prepared.run;
 }
+
+/** The catalog id every role of a scenario is bound to (FORMAT.md `models.bind` default). */
+export const SCRIPTED_MODEL = "scripted-model";
+
+/**
+ * The scenario's model provider: it serves `scripted-model` with the scripted provider's facts
+ * (docs/design/models.md §10) so roles bind; it scripts no replies, so a round rejects.
+ */
+const SCRIPTED_MODELS: ModelProvider = {
+  specificationVersion: 1,
+  name: "scripted",
+  models: [{ id: SCRIPTED_MODEL, contextWindow: 200_000, maxOutputTokens: 32_000, tools: true }],
+  round: () => Promise.reject(new Error("the engine's scenario Host scripts no model replies")),
+};
 
 /** The Packs of a scenario Host: the official ones, the fixtures, the unavailable ones. */
 function scenarioPacks(host: ScenarioHost, web: ScenarioWeb): PackDefinition[] {
