@@ -92,7 +92,12 @@ describe("ModelDispatcher", () => {
 
   it("sends no system key when the role has none", async () => {
     const seen: ModelRoundRequest[] = [];
-    const { models } = dispatcher(provider(async (req) => (seen.push(req), REPLY)));
+    const { models } = dispatcher(
+      provider(async (req) => {
+        seen.push(req);
+        return REPLY;
+      }),
+    );
     await models.round(request());
     expect(seen[0] && "system" in seen[0]).toBe(false);
   });
@@ -112,7 +117,8 @@ describe("ModelDispatcher", () => {
       undefined,
     ]);
     expect(errors).toHaveLength(1);
-    expect((errors[0]?.error as ModelFailure).cause).toBe(cause);
+    const reported = errors[0]?.error;
+    expect(reported instanceof ModelFailure && reported.cause).toBe(cause);
   });
 
   it("passes a context_exhausted failure through without reporting it", async () => {
@@ -216,7 +222,12 @@ describe("ModelDispatcher", () => {
 
   it("does not call the provider when the signal is already aborted", async () => {
     let calls = 0;
-    const { models } = dispatcher(provider(async () => (calls++, REPLY)));
+    const { models } = dispatcher(
+      provider(async () => {
+        calls += 1;
+        return REPLY;
+      }),
+    );
     const controller = new AbortController();
     controller.abort("cancelled");
     await expect(models.round(request({ signal: controller.signal }))).rejects.toThrow(
