@@ -83,6 +83,9 @@ export default defineConfig({
   platform: "node",
   splitting: false,
   noExternal: [/.*/],
+  // The Engine's own Lua as text (docs/design/lua-files.md): @runvil/lua and @runvil/engine come
+  // in built, their .lua files already inlined, so this covers any other bundled source.
+  loader: { ".lua": "text" },
   shims: true,
   // Comments and layout dropped: a third smaller, less to read and hash (identifiers are kept).
   minifyWhitespace: true,

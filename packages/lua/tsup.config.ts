@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
+  // The Engine's own Lua lives in .lua files, bundled as their text (docs/design/lua-files.md).
+  loader: { ".lua": "text" },
 });

@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { luaText } from "../../scripts/lua-text-plugin";
 
 export default defineConfig({
+  plugins: [luaText()],
   test: {
     include: ["src/**/*.test.ts"],
     // Robustness tests (huge inputs, many VMs) can run long on a loaded 2-core CI machine;

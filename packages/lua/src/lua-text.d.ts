@@ -1,0 +1,8 @@
+/**
+ * A `.lua` file imported as its text: tsup bundles it with esbuild's `text` loader, vitest through
+ * the luaText plugin (scripts/lua-text-plugin.ts). See docs/design/lua-files.md.
+ */
+declare module "*.lua" {
+  const text: string;
+  export default text;
+}
