@@ -1,18 +1,21 @@
+import { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
 import type { LuaVm } from "../vm/lua-vm";
 import type { HostFunction } from "../vm/values";
-import { ERROR_HELPERS_LUA, ERRORS_CHUNK_NAME, ERRORS_LUA } from "./errors-lua";
+import ERROR_HELPERS_LUA from "./error-helpers.lua";
+import ERRORS_LUA from "./errors.lua";
+import { ERROR_HELPERS_CHUNK_NAME, ERROR_KINDS_TEXT, ERRORS_CHUNK_NAME } from "./errors-lua";
 
 /** Whether the VM that calls is being cancelled (the pcall and xpcall wrappers ask on failure). */
 const isCancelled: HostFunction = (call) => [call.vm.cancelled];
 
-/** The bytecode of ERRORS_LUA and ERROR_HELPERS_LUA, made by the first install in the process. */
+/** The bytecode of errors.lua and error-helpers.lua, made by the first install in the process. */
 let compiled: { readonly main: Uint8Array; readonly helpers: Uint8Array } | undefined;
 
 /**
- * Compiles `source` inside `vm` (debug information kept, so its frames read
- * `errors.lua:{line}:`) and returns the bytecode.
+ * Compiles `source` as the chunk `name` inside `vm` (debug information kept, so its frames read
+ * `runvil/errors.lua:{line}:` and `runvil/error-helpers.lua:{line}:`) and returns the bytecode.
  */
-function compileIn(vm: LuaVm, source: string): Uint8Array {
+function compileIn(vm: LuaVm, source: string, name: string): Uint8Array {
   let bytes: Uint8Array | undefined;
   const keep: HostFunction = (call) => {
     bytes = call.bytes(1) ?? undefined;
@@ -23,7 +26,7 @@ local fn, err = P.load(source, name, 't')
 if not fn then P.error(err, 0) end
 keep(string.dump(fn))`,
     chunkName: "=errors compile",
-    args: [source, ERRORS_CHUNK_NAME, keep],
+    args: [source, name, keep],
   });
   if (!outcome.ok || bytes === undefined) {
     throw new Error(
@@ -51,11 +54,14 @@ keep(string.dump(fn))`,
  * Throws if the VM is closed or Lua runs on it.
  */
 export function installErrors(vm: LuaVm): void {
-  compiled ??= { main: compileIn(vm, ERRORS_LUA), helpers: compileIn(vm, ERROR_HELPERS_LUA) };
+  compiled ??= {
+    main: compileIn(vm, ERRORS_LUA, ERRORS_CHUNK_NAME),
+    helpers: compileIn(vm, ERROR_HELPERS_LUA, ERROR_HELPERS_CHUNK_NAME),
+  };
   const outcome = vm.runPrivileged({
     bytecode: compiled.main,
     chunkName: ERRORS_CHUNK_NAME,
-    args: [isCancelled, compiled.helpers],
+    args: [isCancelled, compiled.helpers, ERRORS_PRIVATE_FIELD, ERROR_KINDS_TEXT],
   });
   if (!outcome.ok) throw new Error(`installErrors failed: ${outcome.message}`);
 }

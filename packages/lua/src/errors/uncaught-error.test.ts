@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError, quotaError } from "../engine-error";
 import type { LuaVm } from "../vm/lua-vm";
 import type { BlockFailure } from "../vm/outcome";
+import ERROR_HELPERS_LUA from "./error-helpers.lua";
 import { installStandIns, runAt, withErrorsVm } from "./test-support";
 import { type UncaughtError, uncaughtError } from "./uncaught-error";
 
@@ -197,7 +198,7 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
     });
   });
 
-  it("frames of the Engine's own Lua read as bare errors.lua:{line}: references", async () => {
+  it("frames of the Engine's own Lua read as bare references to the .lua file's own lines", async () => {
     await withErrorsVm(async (vm) => {
       const exposed = vm.runPrivileged({
         source: "local P = ...\nP._G.guard = P.errors.guard",
@@ -214,7 +215,13 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
       expect(firstLine(failure.message)).toBe(
         "section `Main` prologue:21: runtime error: section `Main` prologue:21: section `Main` prologue:20: attempt to index a nil value (local 't')",
       );
-      expect(failure.message).toMatch(/\n\terrors\.lua:\d+: in /);
+      const lines = ERROR_HELPERS_LUA.split("\n");
+      const defined = lines.indexOf("local function settle_guarded(ok, ...)") + 1;
+      const raised = lines.indexOf("  error(from(e), 0)", defined) + 1;
+      expect(defined).toBeGreaterThan(0);
+      expect(failure.message).toContain(
+        `\n\trunvil/error-helpers.lua:${raised}: in function <runvil/error-helpers.lua:${defined}>\n`,
+      );
       expect(failure.message).toContain("section `Main` prologue:21: in main chunk");
       expect(failure.message).not.toContain("?:");
     });

@@ -1,13 +1,16 @@
 import { Compiler } from "../compile";
 import type { LuaModule } from "../module";
 import { RawLua } from "../raw-api";
-import { GLOBALS_CHUNK_NAME, GLOBALS_LUA } from "./guard-lua";
+import GLOBALS_LUA from "./globals.lua";
+import { GLOBALS_CHUNK_NAME } from "./guard-lua";
 
 const compiled = new WeakMap<LuaModule, Uint8Array>();
 
 /**
- * The bytecode of {@link GLOBALS_LUA}, compiled once per wasm module (so once per process) and
- * reused by every VM: loading bytecode is several times cheaper than parsing the source again.
+ * The bytecode of globals.lua (the Engine guard on `_G`, the served-name API for other Engine
+ * Lua and the sandbox's `table.concat`, run once per VM through runPrivileged with
+ * `(P, refuse)`), compiled once per wasm module (so once per process) and reused by every VM:
+ * loading bytecode is several times cheaper than parsing the source again.
  */
 export function globalsBytecode(module: LuaModule): Uint8Array {
   let bytecode = compiled.get(module);

@@ -39,7 +39,11 @@ export function installIteration(vm: LuaVm): void {
     state.kernel.x.lua_rawset(state.L, -3);
     state.kernel.x.lua_settop(state.L, -6);
   });
-  const outcome = vm.runPrivileged({ bytecode, chunkName: ITERATION_CHUNK_NAME });
+  const outcome = vm.runPrivileged({
+    bytecode,
+    chunkName: ITERATION_CHUNK_NAME,
+    args: [ORDER_PRIVATE_KEY],
+  });
   if (!outcome.ok) throw new Error(`installing pairs failed: ${outcome.message}`);
 }
 

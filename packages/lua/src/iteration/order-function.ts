@@ -5,7 +5,7 @@ import { TABLE_METATABLE } from "./lua-layout";
 import type { OrderRuntime } from "./order-runtime";
 
 /**
- * The C function behind pairs (see ITERATION_LUA): `order(t)` gives `keys, n, border` for a
+ * The C function behind pairs (see pairs.lua): `order(t)` gives `keys, n, border` for a
  * table without a `__pairs` metafield, `false, mm` when `t` has one (looked up on the real
  * metatable, raw, as `luaL_getmetafield` does), and nothing for any other value.
  */

@@ -8,7 +8,7 @@ import {
   refuseVarWrite,
   tracebackFunction,
 } from "./host-functions";
-import { preludeLoadFailureMessage } from "./messages";
+import { PRELUDE_VAR_METATABLE_TEXT, preludeLoadFailureMessage } from "./messages";
 import {
   PRELUDE_INSTALL_KEY,
   PRELUDE_TRACEBACK_FIELD,
@@ -113,6 +113,8 @@ export async function installPreludes(
       refuseSealedWrite,
       refuseVarWrite,
       options.storeGlobal ?? "store",
+      PRELUDE_TRACEBACK_FIELD,
+      PRELUDE_VAR_METATABLE_TEXT,
     ],
   });
   if (!setup.ok) {

@@ -1,6 +1,7 @@
 import { loadLuaModule, luaInstanceOf } from "../module";
 import { LuaKernel } from "./kernel";
 import { type LuaVm, type LuaVmOptions, VmHandle } from "./lua-vm";
+import WARM_UP_SOURCE from "./warm-up.lua";
 
 /** Creates Lua VMs on the process's one wasm module. */
 export interface LuaVmFactory {
@@ -17,20 +18,6 @@ export interface LuaVmFactory {
   readonly wasmMemoryBytes: number;
 }
 
-/** CPU-bound Lua touching the interpreter's hot paths: calls, tables, sort, strings, errors. */
-const WARM_UP_SOURCE = `
-local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-local total = fib(22)
-local t = {}
-for i = 1, 20000 do t[i] = (i * 7919) % 1000 end
-table.sort(t)
-local parts = {}
-for i = 1, 2000 do parts[#parts + 1] = string.format("%d:%s", i, tostring(t[i])) end
-local text = table.concat(parts, ",")
-for _ = 1, 200 do pcall(error, "x") end
-return total + #text
-`;
-
 class Factory implements LuaVmFactory {
   private readonly kernel: LuaKernel;
 
@@ -45,7 +32,10 @@ class Factory implements LuaVmFactory {
   warmUp(): void {
     const vm = this.create();
     try {
-      const outcome = vm.runPrivileged({ source: WARM_UP_SOURCE, chunkName: "warm-up" });
+      const outcome = vm.runPrivileged({
+        source: WARM_UP_SOURCE,
+        chunkName: "@runvil/warm-up.lua",
+      });
       if (!outcome.ok) throw new Error(`Lua VM warm-up failed: ${outcome.message}`);
     } finally {
       vm.close();
