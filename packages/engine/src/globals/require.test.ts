@@ -3,6 +3,7 @@ import { failureOf, headline } from "../test-support/failure";
 import { body, lua } from "../test-support/lua-fence";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt } from "../test-support/run-prompt";
+import REQUIRE_LUA from "./require.lua";
 
 const run = (...parts: string[]) => runTestPrompt(promptText(body(...parts)));
 
@@ -118,6 +119,23 @@ describe("require", () => {
     expect(error.kind).toBe("RequirementsUnmet");
     expect(headline({ ...error, message: error.causes[0] ?? "" })).toBe(
       "section `lib` prologue:16: runtime error: section `lib` prologue:16: no",
+    );
+  });
+  it("shows its frame in a traceback as runvil/require.lua with the file's own lines", async () => {
+    const r = await run(
+      "# T",
+      "## Main",
+      lua("require '## lib'"),
+      "## lib",
+      lua("local x = nil\nreturn x.y"),
+    );
+    const lines = REQUIRE_LUA.split("\n");
+    const defined = lines.indexOf("return function(target)") + 1;
+    const loads = lines.findIndex((line) => line.includes("load(blocks[i]")) + 1;
+    expect(defined).toBeGreaterThan(0);
+    expect(loads).toBeGreaterThan(defined);
+    expect(failureOf(r).message).toContain(
+      `\tsection \`lib\` prologue:19: in main chunk\n\trunvil/require.lua:${loads}: in function <runvil/require.lua:${defined}>\n`,
     );
   });
 });

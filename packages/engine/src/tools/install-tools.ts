@@ -13,6 +13,7 @@ import {
   JsonDecodeError,
   type LuaValue,
   type LuaVm,
+  NEW_USERDATA_FIELD,
   YIELD_ACROSS_C_MESSAGE,
 } from "../lua";
 import type { Entry } from "../walk/entry";
@@ -51,7 +52,7 @@ import {
   unboundToolMessage,
 } from "./tool-messages";
 import type { LocalCallFrame } from "./tool-scope";
-import { TOOLS_LUA_CHUNK_NAME, toolsLuaBytecode } from "./tools-lua";
+import { TOOLS_CORE_ARGS, TOOLS_LUA_CHUNK_NAME, toolsLuaBytecode } from "./tools-lua";
 
 /** The strings a host function receives as one Lua list argument (a table with keys 1..n). */
 function stringList(call: HostCall, index: number): string[] {
@@ -135,6 +136,7 @@ function toolsHost(entry: Entry): HostFunction {
     tool_meta: TOOL_METATABLE_TEXT,
     pack_meta: PACK_METATABLE_TEXT,
     calls_meta: CALLS_READ_ONLY_MESSAGE,
+    new_userdata_field: NEW_USERDATA_FIELD,
   };
   return (call) => {
     const op = call.text(1);
@@ -307,7 +309,7 @@ export function installTools(vm: LuaVm, entry: Entry): void {
   const outcome = vm.runPrivileged({
     bytecode: toolsLuaBytecode(entry.ctx.runtime).core,
     chunkName: TOOLS_LUA_CHUNK_NAME,
-    args: [toolsHost(entry)],
+    args: [toolsHost(entry), ...TOOLS_CORE_ARGS],
   });
   if (!outcome.ok) throw new Error(`the tools Lua setup failed: ${outcome.message}`);
 }
