@@ -17,7 +17,7 @@ export const TOOLS_CORE_ARGS: readonly string[] = [
   namespaceMetatableText("packs"),
 ];
 
-/** The chunk name the tools core (tools.lua) runs under; its frames read `runvil/tools.lua:{line}:`. */
+/** The chunk name the tools core (tools.lua) runs under: frames read `runvil/tools.lua:{line}:`. */
 export const TOOLS_LUA_CHUNK_NAME = "@runvil/tools.lua";
 
 /** The chunk name of the implementation (tools-impl.lua). */
