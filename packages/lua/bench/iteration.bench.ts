@@ -80,6 +80,7 @@ await build({
   dts: false,
   silent: true,
   external: ["wasmoon"],
+  loader: { ".lua": "text" },
 });
 const bundle = (await import(pathToFileURL(`${outDir}/entry.js`).href)) as {
   loadLuaVmFactory: typeof import("../src/vm/factory").loadLuaVmFactory;
