@@ -8,10 +8,10 @@ import { ERROR_KINDS } from "../engine-error";
 export const ERRORS_CHUNK_NAME = "@runvil/errors.lua";
 
 /**
- * The chunk name of error-helpers.lua (error values and the `errors` helpers): frames read
- * `runvil/error-helpers.lua:{line}:`.
+ * The chunk name of error-values.lua (error values and the `errors` helpers): frames read
+ * `runvil/error-values.lua:{line}:`.
  */
-export const ERROR_HELPERS_CHUNK_NAME = "@runvil/error-helpers.lua";
+export const ERROR_VALUES_CHUNK_NAME = "@runvil/error-values.lua";
 
-/** The error kinds as errors.lua hands them to error-helpers.lua: one text, space-separated. */
+/** The error kinds as errors.lua hands them to error-values.lua: one text, space-separated. */
 export const ERROR_KINDS_TEXT = ERROR_KINDS.join(" ");

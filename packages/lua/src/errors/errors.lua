@@ -1,10 +1,10 @@
 -- The Engine's pcall and xpcall and the private table's `errors` helpers table, run once per VM
 -- by installErrors (install-errors.ts) through runPrivileged with
 -- `(P, is_cancelled, helpers, field, kinds)`: the private table, the host function that tells
--- whether the VM is cancelled, the bytecode of error-helpers.lua, the private-table field that
--- holds the helpers table, and the error kinds (one text, space-separated) for error-helpers.lua.
+-- whether the VM is cancelled, the bytecode of error-values.lua, the private-table field that
+-- holds the helpers table, and the error kinds (one text, space-separated) for error-values.lua.
 --
--- The helpers' other members (error-helpers.lua) load on first use, since most sections never
+-- The helpers' other members (error-values.lua) load on first use, since most sections never
 -- raise an Engine error. It keeps every function it uses in upvalues, so prompt code that rebinds
 -- `error` or `type` changes nothing here.
 local P, is_cancelled, helpers, field, kinds = ...
@@ -43,8 +43,8 @@ end
 local errors = { pcall = pcall, xpcall = xpcall, cancelled = is_cancelled }
 local function load_helpers()
   if rawget(errors, 'meta') == nil then
-    -- A binary chunk keeps the name it was compiled under (runvil/error-helpers.lua).
-    load(helpers, '=error-helpers', 'b')(P, errors, kinds, gmatch)
+    -- A binary chunk keeps the name it was compiled under (runvil/error-values.lua).
+    load(helpers, '=error-values', 'b')(P, errors, kinds, gmatch)
     setmetatable(errors, nil)
   end
   return errors

@@ -1,19 +1,19 @@
 import { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
 import type { LuaVm } from "../vm/lua-vm";
 import type { HostFunction } from "../vm/values";
-import ERROR_HELPERS_LUA from "./error-helpers.lua";
+import ERROR_VALUES_LUA from "./error-values.lua";
 import ERRORS_LUA from "./errors.lua";
-import { ERROR_HELPERS_CHUNK_NAME, ERROR_KINDS_TEXT, ERRORS_CHUNK_NAME } from "./errors-lua";
+import { ERROR_KINDS_TEXT, ERROR_VALUES_CHUNK_NAME, ERRORS_CHUNK_NAME } from "./errors-lua";
 
 /** Whether the VM that calls is being cancelled (the pcall and xpcall wrappers ask on failure). */
 const isCancelled: HostFunction = (call) => [call.vm.cancelled];
 
-/** The bytecode of errors.lua and error-helpers.lua, made by the first install in the process. */
+/** The bytecode of errors.lua and error-values.lua, made by the first install in the process. */
 let compiled: { readonly main: Uint8Array; readonly helpers: Uint8Array } | undefined;
 
 /**
  * Compiles `source` as the chunk `name` inside `vm` (debug information kept, so its frames read
- * `runvil/errors.lua:{line}:` and `runvil/error-helpers.lua:{line}:`) and returns the bytecode.
+ * `runvil/errors.lua:{line}:` and `runvil/error-values.lua:{line}:`) and returns the bytecode.
  */
 function compileIn(vm: LuaVm, source: string, name: string): Uint8Array {
   let bytes: Uint8Array | undefined;
@@ -56,7 +56,7 @@ keep(string.dump(fn))`,
 export function installErrors(vm: LuaVm): void {
   compiled ??= {
     main: compileIn(vm, ERRORS_LUA, ERRORS_CHUNK_NAME),
-    helpers: compileIn(vm, ERROR_HELPERS_LUA, ERROR_HELPERS_CHUNK_NAME),
+    helpers: compileIn(vm, ERROR_VALUES_LUA, ERROR_VALUES_CHUNK_NAME),
   };
   const outcome = vm.runPrivileged({
     bytecode: compiled.main,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError, quotaError } from "../engine-error";
 import type { LuaVm } from "../vm/lua-vm";
 import type { BlockFailure } from "../vm/outcome";
-import ERROR_HELPERS_LUA from "./error-helpers.lua";
+import ERROR_VALUES_LUA from "./error-values.lua";
 import { installStandIns, runAt, withErrorsVm } from "./test-support";
 import { type UncaughtError, uncaughtError } from "./uncaught-error";
 
@@ -215,12 +215,12 @@ describe("uncaught Lua runtime errors (spec: Error line numbers and locations)",
       expect(firstLine(failure.message)).toBe(
         "section `Main` prologue:21: runtime error: section `Main` prologue:21: section `Main` prologue:20: attempt to index a nil value (local 't')",
       );
-      const lines = ERROR_HELPERS_LUA.split("\n");
+      const lines = ERROR_VALUES_LUA.split("\n");
       const defined = lines.indexOf("local function settle_guarded(ok, ...)") + 1;
       const raised = lines.indexOf("  error(from(e), 0)", defined) + 1;
       expect(defined).toBeGreaterThan(0);
       expect(failure.message).toContain(
-        `\n\trunvil/error-helpers.lua:${raised}: in function <runvil/error-helpers.lua:${defined}>\n`,
+        `\n\trunvil/error-values.lua:${raised}: in function <runvil/error-values.lua:${defined}>\n`,
       );
       expect(failure.message).toContain("section `Main` prologue:21: in main chunk");
       expect(failure.message).not.toContain("?:");
