@@ -13,6 +13,7 @@ import {
 import { loadEngine } from "../src/run/engine";
 import { RunContext } from "../src/run/run-context";
 import { resolveRunOptions } from "../src/run/run-options";
+import { Scope } from "../src/scope/scope";
 import { parseForTest, promptText } from "../src/test-support/parse";
 import { installTools } from "../src/tools/install-tools";
 import { Chain } from "../src/walk/chain";
@@ -88,10 +89,9 @@ for (let round = 0; round < 9; round++) {
 const ctx = new RunContext(
   emptyPrompt,
   resolveRunOptions({ effects: port }),
-  factory,
   await loadLuaRuntime(),
 );
-const entry = new Entry(ctx, Chain.root(), 0, "");
+const entry = new Entry(ctx, Chain.root(Scope.root(factory, ctx.options)), 0, "");
 const VMS = 500;
 type Install = "none" | "reads" | "tools";
 function setUpVms(install: Install): void {

@@ -1,6 +1,6 @@
 import type { HostFunction, LuaVm } from "../lua";
 import { argumentError, EngineError, encodeJsonValue, quotaError } from "../lua";
-import { RunStop } from "../run/run-context";
+import { ScopeEnded } from "../scope/scope";
 import { JUMP_IN_HANDLER_MESSAGE } from "../tools/tool-messages";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
 import type { ChainRunner } from "../walk/chain-runner";
@@ -49,8 +49,9 @@ async function childArgv(vm: LuaVm, entry: Entry): Promise<string | undefined> {
 }
 
 /**
- * Setup step 6: `call(target [, input])` runs the target in a new child chain and suspends
- * the calling block until the chain ends (docs/design/call-and-jump.md).
+ * Setup step 6: `call(target [, input])` runs the target in a new child chain, in the caller's
+ * scope (its failure is the caller's), and suspends the calling block until the chain ends
+ * (docs/design/call-and-jump.md, scopes.md).
  */
 export function installCall(vm: LuaVm, entry: Entry, runChain: ChainRunner): void {
   vm.setGlobal("call", (call) => {
@@ -62,9 +63,9 @@ export function installCall(vm: LuaVm, entry: Entry, runChain: ChainRunner): voi
     const input = inputType === "string" ? (call.text(2) ?? "") : undefined;
     if (entry.chain.atCallCap) throw quotaError(CALL_RECURSION_MESSAGE);
     const startVar = entry.readVar();
-    const { ctx } = entry;
-    // Once the run ends (or is stopped) no chain opens: the block ends with the run (stop.md).
-    if (ctx.shouldStop()) return suspendOn(Promise.reject(new RunStop()));
+    const { ctx, scope } = entry;
+    // Once the scope ends (or is stopped) no chain opens: the block ends with it (stop.md).
+    if (scope.shouldStop()) return suspendOn(Promise.reject(new ScopeEnded(scope)));
     return suspendOn(
       childArgv(vm, entry).then((argvJson) => {
         const child = entry.chain.openCallChain(ctx.tree.parentOf(section), argvJson);

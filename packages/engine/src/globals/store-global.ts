@@ -7,22 +7,23 @@ import { storeTextArgument, suspendOn } from "./arguments";
 /**
  * Performs one store operation for `entry` through the EffectPort, then reports it
  * (`store_op`). A failure the store reports becomes a `store` error value (reason, path,
- * count, valid_up_to); any other failure a `lua` one naming the function. Once the run ends
- * (or is stopped) the operation is not issued: it rejects with RunStop, and the block, whose VM
- * the ending stops, never sees it (docs/design/stop.md).
+ * count, valid_up_to); any other failure a `lua` one naming the function. The request carries
+ * the signal of the entry's scope. Once that scope ends (or is stopped) the operation is not
+ * issued: it rejects with ScopeEnded, and the block, whose VM the ending stops, never sees it
+ * (docs/design/stop.md).
  */
 export async function performStoreOp<O extends StoreOperation>(
   entry: Entry,
   operation: O,
 ): Promise<StoreOutput<O["op"]>> {
-  const { ctx } = entry;
-  ctx.checkStop();
+  const { ctx, scope } = entry;
+  scope.checkStop();
   try {
     const output = await ctx.options.effects.storeOp({
       operation,
       origin: entry.origin,
       effect: entry.nextEffectId(),
-      signal: ctx.abort.signal,
+      signal: scope.signal,
     });
     ctx.emit(entry.source, "store_op", { ...described(operation), ok: true });
     return output;

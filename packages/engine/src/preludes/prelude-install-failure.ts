@@ -1,14 +1,14 @@
-import type { RunEnding } from "../run/run-context";
+import type { ScopeEnd } from "../scope/scope";
 
 /**
- * Thrown by section setup when the Pack preludes did not install: the run ends with `ending`
- * once the VM is torn down (a failed run, kind Lua), or `stop` when the install was cancelled
- * because the run already ends.
+ * Thrown by section setup when the Pack preludes did not install: the entry's scope ends with
+ * `ending` once the VM is torn down (a failure, kind Lua), or `stop` when the install was
+ * cancelled because the scope already ends.
  */
 export class PreludeInstallFailure extends Error {
-  readonly ending: RunEnding | "stop";
+  readonly ending: ScopeEnd | "stop";
 
-  constructor(ending: RunEnding | "stop") {
+  constructor(ending: ScopeEnd | "stop") {
     super(ending === "stop" || ending.kind !== "failed" ? "cancelled" : ending.error.message);
     this.name = "PreludeInstallFailure";
     this.ending = ending;

@@ -3,11 +3,12 @@ import type { RunResult } from "@runvil/protocol";
 import { deriveArgv } from "../argv/derive-argv";
 import { toPlainJsonObject } from "../json/convert";
 import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
+import { Scope, ScopeEnded } from "../scope/scope";
 import { reportDroppedTools } from "../tools/tool-events";
 import { Chain } from "../walk/chain";
 import { runEntry } from "../walk/run-entry";
 import { chainRunner } from "../walk/walk-chain";
-import { RunContext, RunStop } from "./run-context";
+import { RunContext } from "./run-context";
 import { type RunOptions, resolveRunOptions } from "./run-options";
 
 /** Runs parsed prompts. Load one per process with {@link loadEngine}; it holds no run state. */
@@ -33,18 +34,17 @@ async function runPrompt(
   factory: LuaVmFactory,
   runtime: LuaRuntime,
 ): Promise<RunResult> {
-  const ctx = new RunContext(prompt, resolveRunOptions(options), factory, runtime);
+  const ctx = new RunContext(prompt, resolveRunOptions(options), runtime);
+  // The run's lifetime is its root scope: the run's sources act on it, and its ending is the
+  // run's (docs/design/scopes.md).
+  const scope = Scope.root(factory, ctx.options);
   const run = { chain: "0", entry: null, section: prompt.title.title };
-  const onAbort = (): void => ctx.end({ kind: "cancelled" });
-  const onStop = (): void => ctx.requestStop();
-  ctx.options.signal?.addEventListener("abort", onAbort, { once: true });
-  ctx.options.stopSignal?.addEventListener("abort", onStop, { once: true });
   ctx.emit(run, "run_started", {});
   reportDroppedTools(ctx); // tools: each catalog tool the Host dropped at prepare
   let result: string | null = null;
   try {
     const runChain = chainRunner(ctx);
-    const root = Chain.root();
+    const root = Chain.root(scope);
     ctx.argv = deriveArgv(ctx.options.args, prompt.frontmatter.args);
     const h1 = await runEntry(root, null, "h1", {}, ctx.options.args, runChain, ctx);
     ctx.rootVar = h1.var;
@@ -64,12 +64,11 @@ async function runPrompt(
       }
     }
   } catch (error) {
-    if (!(error instanceof RunStop)) throw error;
+    if (!(error instanceof ScopeEnded) || error.scope !== scope) throw error;
   } finally {
-    ctx.options.signal?.removeEventListener("abort", onAbort);
-    ctx.options.stopSignal?.removeEventListener("abort", onStop);
+    scope.close();
   }
-  const ending = ctx.ending;
+  const ending = scope.ending;
   if (ending === undefined) {
     ctx.emit(run, "run_finished", { outcome: "succeeded" });
     return {

@@ -1,5 +1,6 @@
 import type { CatalogTool } from "@runvil/protocol";
 import { type JsonObject, ToolFailure } from "@runvil/sdk";
+import type { Scope } from "../scope/scope";
 import { wrapUntrusted } from "../untrusted/envelope";
 import type { Entry } from "../walk/entry";
 import { runToolsOf } from "./run-tools";
@@ -59,8 +60,9 @@ export function resolveScriptTool(
  * it in tools.calls before it runs, reports `tool_call_started`, and waits for exactly one output
  * or one error. Untrusted output comes back inside the run's envelope. A ToolFailure gives its
  * model-safe message; any other failure the generic `{name}: the tool failed`. The caller reports
- * how the call ended. Rejects (reporting nothing) when the run ends while the call waits, and
- * issues nothing (RunStop) once the run has ended or is stopped.
+ * how the call ended. The request carries the signals of the entry's scope. Rejects (reporting
+ * nothing) when that scope ends while the call waits, and issues nothing (ScopeEnded) once it
+ * has ended or is stopped.
  *
  * A stop (docs/design/stop.md) aborts the request's `stopSignal`, not its `signal`: the Harness
  * stops the call unless its tool survives a stop. A call that ends after the stop with its own
@@ -71,8 +73,8 @@ export async function dispatchCatalogCall(
   entry: Entry,
   call: CatalogCall,
 ): Promise<CatalogCallOutcome> {
-  const { ctx } = entry;
-  ctx.checkStop();
+  const { ctx, scope } = entry;
+  scope.checkStop();
   entry.tools.countDispatch(runToolsOf(ctx), call.tool.id);
   reportToolCallStarted(entry, catalogCallIdentity(call), call.arguments);
   const toolCall = ctx.options.effects.toolCall;
@@ -86,27 +88,27 @@ export async function dispatchCatalogCall(
       callId: call.callId,
       origin: entry.origin,
       effect: entry.nextEffectId(),
-      signal: ctx.abort.signal,
-      stopSignal: ctx.stopAbort.signal,
+      signal: scope.signal,
+      stopSignal: scope.stopSignal,
     });
     if (output.trusted) return { ok: true, text: output.text, trusted: true };
     return { ok: true, text: wrapUntrusted(output.text, ctx.nonce), trusted: false };
   } catch (error) {
-    if (abandoned(ctx, error)) throw error;
+    if (abandoned(scope, error)) throw error;
     if (ToolFailure.isInstance(error)) return { ok: false, message: error.message };
     return { ok: false, message: genericToolFailureText(call.name) };
   }
 }
 
 /**
- * Whether a call that rejected is left unreported because the run ended: always after a cancel
- * or a failure; after a stop only when the rejection is the stop's abort (the signal's reason,
- * or any AbortError), not the tool's own failure.
+ * Whether a call that rejected is left unreported because its scope ended: always after a
+ * cancel or a failure; after a stop only when the rejection is the stop's abort (the signal's
+ * reason, or any AbortError), not the tool's own failure.
  */
-function abandoned(ctx: Entry["ctx"], error: unknown): boolean {
-  const ending = ctx.ending;
+function abandoned(scope: Scope, error: unknown): boolean {
+  const ending = scope.ending;
   if (ending === undefined) return false;
   if (ending.kind !== "stopped") return true;
-  if (error === ctx.stopAbort.signal.reason) return true;
+  if (error === scope.stopSignal.reason) return true;
   return error instanceof Error && error.name === "AbortError";
 }

@@ -10,7 +10,8 @@ export interface ChainEnd {
 
 /**
  * Walks `chain` from section `first` (entered as `via`) with `startVar` and `args`, until an
- * entry returns or the chain runs out of sections. Throws RunStop when the run ends early.
+ * entry returns or the chain runs out of sections. Throws ScopeEnded when the chain's scope ends
+ * early.
  */
 export type ChainRunner = (
   chain: Chain,

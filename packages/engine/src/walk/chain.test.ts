@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { testRootScope } from "../test-support/scope";
 import { CALL_RECURSION_MESSAGE, Chain } from "./chain";
 
 describe("Chain", () => {
-  it("numbers entries and children with separate chain-local counters", () => {
-    const root = Chain.root();
+  it("numbers entries and children with separate chain-local counters", async () => {
+    const root = Chain.root(await testRootScope());
     expect(root.nextEntryId()).toBe("0.0");
     expect(root.nextEntryId()).toBe("0.1");
     const first = root.openCallChain(null);
@@ -16,8 +17,8 @@ describe("Chain", () => {
     expect(root.entryCount).toBe(3);
   });
 
-  it("inherits the task id and counts depth up to the cap of 8", () => {
-    let chain = Chain.root();
+  it("inherits the task id and counts depth up to the cap of 8", async () => {
+    let chain = Chain.root(await testRootScope());
     for (let depth = 1; depth <= 8; depth++) {
       expect(chain.atCallCap).toBe(false);
       chain = chain.openCallChain(null);
@@ -26,5 +27,15 @@ describe("Chain", () => {
     }
     expect(chain.atCallCap).toBe(true);
     expect(CALL_RECURSION_MESSAGE).toBe("call recursion exceeded cap of 8");
+  });
+
+  it("runs the root chain in the root scope, and every call chain in its opener's scope", async () => {
+    const scope = await testRootScope();
+    const root = Chain.root(scope);
+    const call = root.openCallChain(null);
+    expect(root.scope).toBe(scope);
+    expect(call.scope).toBe(scope);
+    expect(call.openCallChain(2, "{}").scope).toBe(scope);
+    expect(() => Chain.root(scope.fork())).toThrow("the root chain runs in the root scope");
   });
 });

@@ -1,3 +1,5 @@
+import type { Scope } from "../scope/scope";
+
 /** The nesting cap of `call`: a chain deeper than this cannot be opened. */
 export const CALL_DEPTH_CAP = 8;
 
@@ -7,7 +9,11 @@ export const CALL_RECURSION_MESSAGE = `call recursion exceeded cap of ${CALL_DEP
 /**
  * A chain: a walk with its own entries. It numbers its section entries (`{id}.0`, `{id}.1`, …)
  * and the child chains it opens (`{id}.0`, `{id}.1`, …) with two chain-local counters, so ids
- * never depend on how chains interleave.
+ * never depend on how chains interleave. It runs in one scope (scope/scope.ts), which it gets
+ * from the chain that opens it and never from anywhere else: the root chain the run's root
+ * scope, a `call` chain its opener's (its failure is the caller's), a task chain or a fanout
+ * arm a fork of its opener's. So an ending reaches exactly the chains of its scope and of the
+ * scope's descendants (docs/design/scopes.md).
  */
 export class Chain {
   /** The chain id: `0` for the root chain, `{parent}.{n}` for a child. */
@@ -23,6 +29,8 @@ export class Chain {
    * sees argv as the H1 pass has repaired it so far (frozen), and passes it on to its children.
    */
   readonly argvJson: string | undefined;
+  /** The scope the chain runs in: its entries' VMs, signals and ending. */
+  readonly scope: Scope;
   private entries = 0;
   private children = 0;
 
@@ -32,17 +40,20 @@ export class Chain {
     container: number | null,
     taskId: string,
     argvJson: string | undefined,
+    scope: Scope,
   ) {
     this.id = id;
     this.depth = depth;
     this.container = container;
     this.taskId = taskId;
     this.argvJson = argvJson;
+    this.scope = scope;
   }
 
-  /** The root chain `0`: the H1 pass (entry `0.0`) and the main walk. */
-  static root(): Chain {
-    return new Chain("0", 0, null, "0", undefined);
+  /** The root chain `0` in the run's root scope: the H1 pass (entry `0.0`) and the main walk. */
+  static root(scope: Scope): Chain {
+    if (!scope.isRoot) throw new Error("the root chain runs in the root scope");
+    return new Chain("0", 0, null, "0", undefined, scope);
   }
 
   /** Takes the next entry id (`{id}.{n}`). */
@@ -57,8 +68,8 @@ export class Chain {
 
   /**
    * Opens the next child chain for a `call` (the counter is shared with tasks and fanout arms):
-   * the child inherits the task id and has `container` as its container. `argvJson` overrides
-   * the argv its entries see (else it inherits this chain's).
+   * the child inherits the task id and the scope, and has `container` as its container.
+   * `argvJson` overrides the argv its entries see (else it inherits this chain's).
    */
   openCallChain(container: number | null, argvJson?: string): Chain {
     return new Chain(
@@ -67,6 +78,7 @@ export class Chain {
       container,
       this.taskId,
       argvJson ?? this.argvJson,
+      this.scope,
     );
   }
 

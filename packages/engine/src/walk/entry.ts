@@ -3,6 +3,7 @@ import type { EffectOrigin } from "@runvil/protocol";
 import type { LuaJsonObject } from "../lua";
 import { EMPTY_TEMPLATE, type ProseTemplate } from "../prose/template";
 import type { EventSource, RunContext } from "../run/run-context";
+import type { Scope } from "../scope/scope";
 import { ToolScope } from "../tools/tool-scope";
 import type { Chain } from "./chain";
 
@@ -22,6 +23,8 @@ export interface PendingJump {
 export class Entry {
   readonly ctx: RunContext;
   readonly chain: Chain;
+  /** The chain's scope: the entry's VM, the signals of its effects, its ending. */
+  readonly scope: Scope;
   /** The entry id (`sys.id`). */
   readonly id: string;
   /** The section's index, or null for the H1 pass. */
@@ -51,6 +54,7 @@ export class Entry {
   constructor(ctx: RunContext, chain: Chain, section: number | null, args: string) {
     this.ctx = ctx;
     this.chain = chain;
+    this.scope = chain.scope;
     this.id = chain.nextEntryId();
     this.section = section;
     this.args = args;

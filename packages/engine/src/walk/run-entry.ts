@@ -7,7 +7,7 @@ import type { LuaJsonObject, LuaVm } from "../lua";
 import { PreludeInstallFailure } from "../preludes/prelude-install-failure";
 import { type ProseTemplate, parseProseTemplate } from "../prose/template";
 import { blockFailureEnding, failed } from "../run/block-failure";
-import { type RunEnding, RunStop } from "../run/run-context";
+import { type ScopeEnd, ScopeEnded } from "../scope/scope";
 import type { Chain } from "./chain";
 import type { ChainRunner } from "./chain-runner";
 import { Entry } from "./entry";
@@ -34,8 +34,9 @@ function templateOf(segment: ProseSegment | undefined): ProseTemplate {
 /**
  * Runs one section entry (docs/design/walk.md): a fresh VM with the Engine globals, the blocks
  * in order with their pending prose, the end by return, jump or fall-through, the `var`
- * read-back, the teardown. `section` null is the H1 pass. Throws RunStop when the run ends
- * (this entry failed, or the run ended elsewhere).
+ * read-back, the teardown. `section` null is the H1 pass. Throws ScopeEnded when the chain's
+ * scope ends (this entry failed, or the scope ended elsewhere); the failure is then the scope's
+ * ending.
  */
 export async function runEntry(
   chain: Chain,
@@ -46,12 +47,12 @@ export async function runEntry(
   runChain: ChainRunner,
   ctx: Entry["ctx"],
 ): Promise<EntryEnd> {
-  ctx.checkStop(); // nothing new starts once the run ends (docs/design/stop.md)
+  chain.scope.checkStop(); // nothing new starts once the scope ends (docs/design/stop.md)
   const entry = new Entry(ctx, chain, section, args);
   ctx.emit(entry.source, "section_entered", { via });
   let end: EntryEnd;
   if (entry.blocks.length === 0) {
-    ctx.checkStop();
+    entry.scope.checkStop();
     end = { ended: "fall_through", var: startVar };
     if (entry.isH1) checkArgv(entry, ctx.argv);
   } else {
@@ -66,10 +67,10 @@ async function runBlocks(
   startVar: LuaJsonObject,
   runChain: ChainRunner,
 ): Promise<EntryEnd> {
-  const { ctx } = entry;
-  ctx.checkStop();
-  const vm = ctx.createVm();
-  let ending: RunEnding | "stop" | undefined;
+  const { ctx, scope } = entry;
+  scope.checkStop();
+  const vm = scope.createVm();
+  let ending: ScopeEnd | "stop" | undefined;
   let end: EntryEnd | undefined;
   try {
     await setupSectionVm(vm, entry, startVar, runChain);
@@ -80,18 +81,18 @@ async function runBlocks(
       else end = readBack;
     }
   } catch (error) {
-    // A setup that failed after the VM was built (Pack preludes) ends the run after teardown.
+    // A setup that failed after the VM was built (Pack preludes) ends the scope after teardown.
     if (error instanceof PreludeInstallFailure) ending = error.ending;
-    else if (!(error instanceof RunStop)) throw error;
+    else if (!(error instanceof ScopeEnded)) throw error;
     else ending = "stop";
   } finally {
     ctx.emit(entry.source, "teardown_started", {});
-    ctx.closeVm(vm);
+    scope.closeVm(vm);
     ctx.emit(entry.source, "teardown_succeeded", {});
   }
   if (ending !== undefined) {
-    if (ending !== "stop") ctx.end(ending);
-    throw new RunStop();
+    if (ending !== "stop") scope.end(ending);
+    throw new ScopeEnded(scope);
   }
   return end ?? { ended: "fall_through", var: startVar };
 }
@@ -100,7 +101,7 @@ async function runBlocks(
 async function runEachBlock(
   entry: Entry,
   vm: LuaVm,
-): Promise<{ ending?: RunEnding | "stop"; end?: EntryEnd }> {
+): Promise<{ ending?: ScopeEnd | "stop"; end?: EntryEnd }> {
   const { ctx } = entry;
   let pending: ProseSegment | undefined;
   for (const item of entry.items) {
@@ -110,7 +111,7 @@ async function runEachBlock(
     }
     entry.prose = templateOf(pending);
     pending = undefined;
-    if (ctx.shouldStop()) return { ending: "stop" };
+    if (entry.scope.shouldStop()) return { ending: "stop" };
     ctx.emit(entry.source, "chunk_started", { block: item.label });
     const outcome = await vm.runBlock({ bytecode: item.bytecode, chunkName: item.chunkName });
     if (!outcome.ok) {
@@ -143,7 +144,7 @@ function reportUnfinishedLoads(entry: Entry, cancelled: boolean): void {
  * The end of an entry that did not fail: `var` read back (a reassigned `var` fails as Lua),
  * and after the H1 pass, argv read back, checked and frozen.
  */
-function finishEntry(entry: Entry, vm: LuaVm, end: EntryEnd | undefined): EntryEnd | RunEnding {
+function finishEntry(entry: Entry, vm: LuaVm, end: EntryEnd | undefined): EntryEnd | ScopeEnd {
   let finalVar: LuaJsonObject;
   try {
     finalVar = entry.readVar();
@@ -169,14 +170,14 @@ function finishEntry(entry: Entry, vm: LuaVm, end: EntryEnd | undefined): EntryE
 }
 
 /** Checks argv against the declarations and keeps it for the rest of the run (the end of H1). */
-function checkArgv(entry: Entry, argv: LuaJsonObject): RunEnding | undefined {
+function checkArgv(entry: Entry, argv: LuaJsonObject): ScopeEnd | undefined {
   const { ctx } = entry;
   const refusal = checkRequiredArgs(argv, ctx.prompt.frontmatter.args);
   if (refusal !== undefined) {
     const ending = failed(entry, "RequirementsUnmet", refusal);
     if (entry.blocks.length === 0) {
-      ctx.end(ending);
-      throw new RunStop();
+      entry.scope.end(ending);
+      throw new ScopeEnded(entry.scope);
     }
     return ending;
   }

@@ -3,6 +3,7 @@ import { setupSectionVm } from "../../globals/section-setup";
 import { type LuaValue, type LuaVm, loadLuaRuntime, loadLuaVmFactory } from "../../lua";
 import { RunContext } from "../../run/run-context";
 import { resolveRunOptions } from "../../run/run-options";
+import { Scope } from "../../scope/scope";
 import { parseForTest } from "../../test-support/parse";
 import { Chain } from "../../walk/chain";
 import { Entry } from "../../walk/entry";
@@ -34,14 +35,10 @@ export async function openSectionVm(
     loadLuaVmFactory(),
     loadLuaRuntime(),
   ]);
-  const ctx = new RunContext(
-    prompt,
-    resolveRunOptions({ effects: port, catalog }),
-    factory,
-    runtime,
-  );
-  const entry = new Entry(ctx, Chain.root(), ctx.tree.firstSection, "");
-  const vm = ctx.createVm();
+  const ctx = new RunContext(prompt, resolveRunOptions({ effects: port, catalog }), runtime);
+  const scope = Scope.root(factory, ctx.options);
+  const entry = new Entry(ctx, Chain.root(scope), ctx.tree.firstSection, "");
+  const vm = scope.createVm();
   await setupSectionVm(vm, entry, {}, chainRunner(ctx));
   let blocks = 0;
   return {
@@ -52,6 +49,9 @@ export async function openSectionVm(
       if (!outcome.ok) throw new Error(outcome.message);
       return outcome.values;
     },
-    close: () => ctx.closeVm(vm),
+    close: () => {
+      scope.closeVm(vm);
+      scope.close();
+    },
   };
 }
