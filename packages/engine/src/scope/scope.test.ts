@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { BlockOutcome, LuaVm } from "../lua";
+import type { LuaVm } from "../lua";
 import { testRootScope } from "../test-support/scope";
 import { type Scope, ScopeEnded } from "./scope";
 
@@ -10,6 +10,9 @@ const FAILED = {
 
 /** A stop source that never asks: the tree can stop, and only requestStop stops it. */
 const STOPPABLE = { shouldStop: () => false };
+
+/** How a block ended (LuaVm.runBlock). */
+type BlockOutcome = Awaited<ReturnType<LuaVm["runBlock"]>>;
 
 /** A loop that ends on its own (so a test of a broken hook fails instead of spinning). */
 const SPIN_A_WHILE = "for i = 1, 5000000 do end return 'spun'";
