@@ -82,8 +82,9 @@ async function runBlocks(
     }
   } catch (error) {
     // A setup that failed after the VM was built (Pack preludes) ends the scope after teardown.
+    // Only this scope's ending unwinds it: another scope's is a bug, not a stop.
     if (error instanceof PreludeInstallFailure) ending = error.ending;
-    else if (!(error instanceof ScopeEnded)) throw error;
+    else if (!(error instanceof ScopeEnded) || error.scope !== scope) throw error;
     else ending = "stop";
   } finally {
     ctx.emit(entry.source, "teardown_started", {});
