@@ -55,7 +55,9 @@ export {
   RUN_SCENARIO_SOURCE,
   type RunScenarioOptions,
   type ScenarioHostInput,
+  type ScriptedModelInput,
   type ScriptedToolCallInput,
+  type ScriptedUsageInput,
   scenarioCaseOf,
 } from "./scenario-input";
 export { SCENARIO_PLUGIN_NAME, scenarioGuardedEntry, scenarioPlugin } from "./scenario-plugins";
@@ -90,7 +92,9 @@ export {
   type ScenarioModels,
   type ScenarioRun,
   type ScenarioWeb,
+  type ScriptedModelFacts,
   type ScriptedToolCall,
+  type ScriptedUsage,
   type TextExpectation,
   type ToolDefinitionExpectation,
 } from "./scenario-types";

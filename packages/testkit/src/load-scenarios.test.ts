@@ -467,7 +467,7 @@ describe("loadScenarioFile: unknown keys at every level", () => {
     ],
     [
       "replies[].fail",
-      "    expect: { result: x }\n    models: { replies: [{ fail: { kind: k, message: m, reasons: r } }] }\n",
+      "    expect: { result: x }\n    models: { replies: [{ fail: { kind: internal, message: m, reasons: r } }] }\n",
       `cases[0].models.replies[0].fail.reasons (case "c"): unknown key "reasons"; did you mean "reason"?`,
     ],
     [

@@ -96,6 +96,125 @@ describe("readModels", () => {
     ]);
   });
 
+  it("reads a reply's usage, each count defaulting to 0", () => {
+    const { sink, issues } = issueCollector();
+    const models = readModels(
+      sink,
+      {
+        replies: [
+          { text: "hi", usage: { input: 12, output: 3 } },
+          { tool_calls: [{ id: "c", name: "x" }], usage: { output: 9 } },
+          { empty: { finish_reason: "length", usage: { input: 1 } } },
+        ],
+      },
+      ["models"],
+    );
+    expect(models.replies).toEqual([
+      { kind: "message", text: "hi", toolCalls: [], usage: { input: 12, output: 3 } },
+      {
+        kind: "message",
+        text: "",
+        toolCalls: [{ id: "c", name: "x", arguments: {} }],
+        usage: { input: 0, output: 9 },
+      },
+      { kind: "empty", finishReason: "length", usage: { input: 1, output: 0 } },
+    ]);
+    expect(issues).toEqual([]);
+  });
+
+  it("refuses usage that is not whole token counts", () => {
+    const { sink, issues } = issueCollector();
+    readModels(
+      sink,
+      {
+        replies: [
+          { text: "a", usage: { input: -1 } },
+          { text: "b", usage: { tokens: 1 } },
+        ],
+      },
+      ["models"],
+    );
+    expect(issues).toEqual([
+      "models.replies[0].usage.input: must be at least 0, got -1",
+      'models.replies[1].usage.tokens: unknown key "tokens"; the keys here are: input, output',
+    ]);
+  });
+
+  it("reads models.catalog: each model's facts, every key optional", () => {
+    const { sink, issues } = issueCollector();
+    const models = readModels(
+      sink,
+      {
+        catalog: {
+          small: { context_window: 500, max_output_tokens: 100, tools: false },
+          "meta-llama/Llama-3.3-70B": {},
+        },
+      },
+      ["models"],
+    );
+    expect(models.catalog).toEqual({
+      small: { contextWindow: 500, maxOutputTokens: 100, tools: false },
+      "meta-llama/Llama-3.3-70B": {},
+    });
+    expect(issues).toEqual([]);
+    expect(readModels(sink, {}, ["models"]).catalog).toBeUndefined();
+  });
+
+  it("refuses a catalog entry with a bad id, bad numbers or an output over the window", () => {
+    const { sink, issues } = issueCollector();
+    readModels(
+      sink,
+      {
+        catalog: {
+          "gpt 4": {},
+          a: { context_window: 0 },
+          b: { context_window: 100 },
+          c: { max_output_tokens: 300_000 },
+          d: { tools: "yes" },
+        },
+      },
+      ["models"],
+    );
+    expect(issues).toEqual([
+      'models.catalog["gpt 4"]: "gpt 4" is not a catalog model id ([A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})',
+      "models.catalog.a.context_window: must be at least 1, got 0",
+      "models.catalog.b: max_output_tokens 32000 is over the 100-token context window",
+      "models.catalog.c: max_output_tokens 300000 is over the 200000-token context window",
+      'models.catalog.d.tools: must be true or false, got a string ("yes")',
+    ]);
+    const other = issueCollector();
+    readModels(other.sink, { catalog: [] }, ["models"]);
+    expect(other.issues).toEqual([
+      "models.catalog: must be a mapping of catalog model ids to their facts, got a list",
+    ]);
+  });
+
+  it("takes the fail kinds a provider may name, and only the reason provider", () => {
+    const { sink, issues } = issueCollector();
+    const models = readModels(
+      sink,
+      {
+        replies: [
+          { fail: { kind: "context_exhausted", reason: "provider", message: "full" } },
+          { fail: { kind: "internal", message: "model is down" } },
+          { fail: { kind: "completion", message: "no" } },
+          { fail: { kind: "context_exhausted", reason: "precheck", message: "full" } },
+          { fail: { kind: "internal", reason: "provider", message: "down" } },
+        ],
+      },
+      ["models"],
+    );
+    expect(models.replies).toEqual([
+      { kind: "fail", failure: { kind: "context_exhausted", reason: "provider", message: "full" } },
+      { kind: "fail", failure: { kind: "internal", message: "model is down" } },
+    ]);
+    expect(issues).toEqual([
+      'models.replies[2].fail.kind: must be one of context_exhausted, internal (the kinds a model provider fails a round with), got "completion"',
+      "models.replies[3].fail.reason: a provider's context_exhausted has reason provider (precheck is the Engine's own), got \"precheck\"",
+      "models.replies[4].fail.reason: an internal failure has no reason; remove it",
+    ]);
+  });
+
   it("does not add a structural complaint to a misspelt key", () => {
     const { sink, issues } = issueCollector();
     readModels(sink, { replies: [{ texts: "x" }] }, ["models"]);

@@ -1,3 +1,4 @@
+import { checkModelId, MODEL_ID_GRAMMAR } from "@runvil/names";
 import {
   describeValue,
   field,
@@ -23,16 +24,23 @@ import {
   type ScenarioModels,
   type ScenarioRun,
   type ScenarioWeb,
+  type ScriptedModelFacts,
   type ScriptedToolCall,
+  type ScriptedUsage,
 } from "./scenario-types";
+import { SCRIPTED_FAILURE_KINDS, SCRIPTED_MODEL_FACTS } from "./scripted-model-provider";
 import { parseStartInstant } from "./start-instant";
 
 const RUN_KEYS = ["name", "seed", "start"] as const;
-const MODELS_KEYS = ["bind", "replies"] as const;
-const REPLY_KEYS = ["text", "tool_calls", "fail", "empty"] as const;
+const MODELS_KEYS = ["bind", "catalog", "replies"] as const;
+const CATALOG_MODEL_KEYS = ["context_window", "max_output_tokens", "tools"] as const;
+const REPLY_KEYS = ["text", "tool_calls", "usage", "fail", "empty"] as const;
+const USAGE_KEYS = ["input", "output"] as const;
 const TOOL_CALL_KEYS = ["id", "name", "arguments"] as const;
 const MODEL_FAIL_KEYS = ["kind", "reason", "message"] as const;
-const EMPTY_KEYS = ["finish_reason"] as const;
+const EMPTY_KEYS = ["finish_reason", "usage"] as const;
+/** The kinds a scripted `fail` may name: the sdk's ModelFailureKind. */
+const FAIL_KINDS: readonly string[] = SCRIPTED_FAILURE_KINDS;
 const OPERATOR_KEYS = ["fail", "hold"] as const;
 const WEB_KEYS = ["pages", "search"] as const;
 
@@ -94,6 +102,9 @@ export function readModels(sink: IssueSink, value: unknown, path: KeyPath): Scen
     }
     models.bind = bind ?? {};
   }
+  if (has(fields, "catalog")) {
+    models.catalog = readCatalog(sink, field(fields, "catalog"), [...path, "catalog"]);
+  }
   if (has(fields, "replies")) {
     const at = [...path, "replies"];
     const replies = field(fields, "replies");
@@ -107,6 +118,76 @@ export function readModels(sink: IssueSink, value: unknown, path: KeyPath): Scen
     }
   }
   return models;
+}
+
+/** Reads `models.catalog`: catalog id -> `{ context_window?, max_output_tokens?, tools? }`. */
+function readCatalog(
+  sink: IssueSink,
+  value: unknown,
+  path: KeyPath,
+): Record<string, ScriptedModelFacts> {
+  const catalog: Record<string, ScriptedModelFacts> = {};
+  if (!isPlainObject(value)) {
+    sink(
+      path,
+      `must be a mapping of catalog model ids to their facts, got ${describeValue(value)}`,
+    );
+    return catalog;
+  }
+  for (const [id, entry] of Object.entries(value)) {
+    const at = [...path, id];
+    if (!checkModelId(id).ok) {
+      sink(at, `"${id}" is not a catalog model id (${MODEL_ID_GRAMMAR})`);
+      continue;
+    }
+    const fields = readMapping(sink, entry, at, CATALOG_MODEL_KEYS);
+    if (fields === undefined) continue;
+    const facts: ScriptedModelFacts = {};
+    if (has(fields, "context_window")) {
+      const window = readInteger(
+        sink,
+        field(fields, "context_window"),
+        [...at, "context_window"],
+        1,
+      );
+      if (window !== undefined) facts.contextWindow = window;
+    }
+    if (has(fields, "max_output_tokens")) {
+      const output = readInteger(
+        sink,
+        field(fields, "max_output_tokens"),
+        [...at, "max_output_tokens"],
+        1,
+      );
+      if (output !== undefined) facts.maxOutputTokens = output;
+    }
+    if (has(fields, "tools")) {
+      const tools = readBoolean(sink, field(fields, "tools"), [...at, "tools"]);
+      if (tools !== undefined) facts.tools = tools;
+    }
+    const window = facts.contextWindow ?? SCRIPTED_MODEL_FACTS.contextWindow;
+    const output = facts.maxOutputTokens ?? SCRIPTED_MODEL_FACTS.maxOutputTokens;
+    if (output > window) {
+      sink(at, `max_output_tokens ${output} is over the ${window}-token context window`);
+      continue;
+    }
+    catalog[id] = facts;
+  }
+  return catalog;
+}
+
+/** Reads a reply's `usage`: `{ input, output }`, whole token counts ≥ 0 (each default 0). */
+function readUsage(sink: IssueSink, value: unknown, path: KeyPath): ScriptedUsage | undefined {
+  const fields = readMapping(sink, value, path, USAGE_KEYS);
+  if (fields === undefined) return undefined;
+  const usage: ScriptedUsage = { input: 0, output: 0 };
+  for (const key of USAGE_KEYS) {
+    if (!has(fields, key)) continue;
+    const count = readInteger(sink, field(fields, key), [...path, key], 0);
+    if (count === undefined) return undefined;
+    usage[key] = count;
+  }
+  return usage;
 }
 
 function readReply(sink: IssueSink, value: unknown, path: KeyPath): ModelReply | undefined {
@@ -137,7 +218,13 @@ function readReply(sink: IssueSink, value: unknown, path: KeyPath): ModelReply |
     sink(path, 'a reply needs "text" or "tool_calls" (a reply with neither is written empty: {})');
     return undefined;
   }
-  return { kind: "message", text: text ?? "", toolCalls };
+  const reply: ModelReply = { kind: "message", text: text ?? "", toolCalls };
+  if (has(fields, "usage")) {
+    const usage = readUsage(sink, field(fields, "usage"), [...path, "usage"]);
+    if (usage === undefined) return undefined;
+    reply.usage = usage;
+  }
+  return reply;
 }
 
 function readModelFailure(sink: IssueSink, value: unknown, path: KeyPath): ModelReply | undefined {
@@ -153,6 +240,22 @@ function readModelFailure(sink: IssueSink, value: unknown, path: KeyPath): Model
     ? readString(sink, field(fields, "reason"), [...path, "reason"], { nonEmpty: true })
     : undefined;
   if (kind === undefined || message === undefined) return undefined;
+  if (kind !== "context_exhausted" && kind !== "internal") {
+    sink(
+      [...path, "kind"],
+      `must be one of ${FAIL_KINDS.join(", ")} (the kinds a model provider fails a round with), got "${kind}"`,
+    );
+    return undefined;
+  }
+  if (reason !== undefined && (kind === "internal" || reason !== "provider")) {
+    sink(
+      [...path, "reason"],
+      kind === "internal"
+        ? "an internal failure has no reason; remove it"
+        : `a provider's context_exhausted has reason provider (precheck is the Engine's own), got "${reason}"`,
+    );
+    return undefined;
+  }
   return {
     kind: "fail",
     failure: reason === undefined ? { kind, message } : { kind, reason, message },
@@ -162,11 +265,20 @@ function readModelFailure(sink: IssueSink, value: unknown, path: KeyPath): Model
 function readEmptyReply(sink: IssueSink, value: unknown, path: KeyPath): ModelReply | undefined {
   const fields = readMapping(sink, value, path, EMPTY_KEYS);
   if (fields === undefined) return undefined;
-  if (!has(fields, "finish_reason")) return { kind: "empty" };
-  const reason = readString(sink, field(fields, "finish_reason"), [...path, "finish_reason"], {
-    nonEmpty: true,
-  });
-  return reason === undefined ? undefined : { kind: "empty", finishReason: reason };
+  const reply: ModelReply = { kind: "empty" };
+  if (has(fields, "finish_reason")) {
+    const reason = readString(sink, field(fields, "finish_reason"), [...path, "finish_reason"], {
+      nonEmpty: true,
+    });
+    if (reason === undefined) return undefined;
+    reply.finishReason = reason;
+  }
+  if (has(fields, "usage")) {
+    const usage = readUsage(sink, field(fields, "usage"), [...path, "usage"]);
+    if (usage === undefined) return undefined;
+    reply.usage = usage;
+  }
+  return reply;
 }
 
 function readToolCalls(sink: IssueSink, value: unknown, path: KeyPath): ScriptedToolCall[] {

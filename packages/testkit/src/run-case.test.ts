@@ -299,4 +299,21 @@ describe("runScenarioCase: model roles", () => {
     const result = await runScenarioCase("cases.yaml", firstCase(yaml));
     expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
   });
+
+  it("binds roles to the models of models.catalog, with their facts", async () => {
+    const yaml = rolesCase(
+      "{ writer: { max_output_tokens: 200 } }",
+      "return 'x'",
+      `    models:
+      bind: { writer: small }
+      catalog: { small: { context_window: 1000, max_output_tokens: 100 } }
+    expect:
+      error:
+        kind: RequirementsUnmet
+        message_contains: "- model role writer cannot be bound: max_output_tokens 200 is over the 100 tokens small can write"
+`,
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml));
+    expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
+  });
 });

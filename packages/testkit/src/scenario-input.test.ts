@@ -52,11 +52,14 @@ describe("scenarioCaseOf", () => {
       run: { name: "execute-test", seed: 7, start: "2000-02-29T00:00:00.123Z" },
       models: {
         bind: { writer: "claude-sonnet-4-6" },
+        catalog: {
+          "claude-sonnet-4-6": { contextWindow: 1000, maxOutputTokens: 10, tools: false },
+        },
         replies: [
-          { text: "final" },
+          { text: "final", usage: { input: 4, output: 2 } },
           { toolCalls: [{ id: "call_1", name: "web_search", arguments: { query: "lua" } }] },
           { fail: { kind: "context_exhausted", reason: "provider", message: "full" } },
-          { empty: { finishReason: "length" } },
+          { empty: { finishReason: "length", usage: { output: 9 } } },
           { empty: {} },
         ],
       },
@@ -107,8 +110,9 @@ describe("scenarioCaseOf", () => {
     });
     expect(scenarioCase.models).toEqual({
       bind: { writer: "claude-sonnet-4-6" },
+      catalog: { "claude-sonnet-4-6": { contextWindow: 1000, maxOutputTokens: 10, tools: false } },
       replies: [
-        { kind: "message", text: "final", toolCalls: [] },
+        { kind: "message", text: "final", toolCalls: [], usage: { input: 4, output: 2 } },
         {
           kind: "message",
           text: "",
@@ -118,7 +122,7 @@ describe("scenarioCaseOf", () => {
           kind: "fail",
           failure: { kind: "context_exhausted", reason: "provider", message: "full" },
         },
-        { kind: "empty", finishReason: "length" },
+        { kind: "empty", finishReason: "length", usage: { input: 0, output: 9 } },
         { kind: "empty" },
       ],
     });

@@ -44,11 +44,24 @@ export interface ScriptedToolCallInput {
   arguments?: JsonValue;
 }
 
+/** A scripted reply's token counts (each default 0). */
+export interface ScriptedUsageInput {
+  input?: number;
+  output?: number;
+}
+
 /** One scripted model reply: a message, a failed round, or an empty reply. */
 export type ModelReplyInput =
-  | { text?: string; toolCalls?: ScriptedToolCallInput[] }
+  | { text?: string; toolCalls?: ScriptedToolCallInput[]; usage?: ScriptedUsageInput }
   | { fail: { kind: string; reason?: string; message: string } }
-  | { empty: { finishReason?: string } };
+  | { empty: { finishReason?: string; usage?: ScriptedUsageInput } };
+
+/** What the scripted provider says of one catalog model (`models.catalog`). */
+export interface ScriptedModelInput {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  tools?: boolean;
+}
 
 /** One operator entry: a text answer, a failed wait, or a wait that never answers. */
 export type OperatorInput = string | { fail: string } | { hold: true };
@@ -66,7 +79,11 @@ export interface RunScenarioOptions {
   /** The execution name, seed and start instant. */
   run?: { name?: string; seed?: number; start?: string };
   /** Role bindings and scripted model replies. */
-  models?: { bind?: Record<string, string>; replies?: ModelReplyInput[] };
+  models?: {
+    bind?: Record<string, string>;
+    catalog?: Record<string, ScriptedModelInput>;
+    replies?: ModelReplyInput[];
+  };
   /** Answers to `user-input/ask`, in order. */
   operator?: OperatorInput[];
   /** Fixture pages (url -> text) and search results (query -> text). */
@@ -114,6 +131,17 @@ function caseData(options: RunScenarioOptions): Record<string, unknown> {
   if (options.models !== undefined) {
     const models: Record<string, unknown> = {};
     put(models, "bind", options.models.bind);
+    if (options.models.catalog !== undefined) {
+      models.catalog = Object.fromEntries(
+        Object.entries(options.models.catalog).map(([id, facts]) => {
+          const entry: Record<string, unknown> = {};
+          put(entry, "context_window", facts.contextWindow);
+          put(entry, "max_output_tokens", facts.maxOutputTokens);
+          put(entry, "tools", facts.tools);
+          return [id, entry];
+        }),
+      );
+    }
     if (options.models.replies !== undefined) {
       models.replies = options.models.replies.map(replyData);
     }
@@ -149,11 +177,13 @@ function replyData(reply: ModelReplyInput): unknown {
   if ("empty" in reply) {
     const empty: Record<string, unknown> = {};
     put(empty, "finish_reason", reply.empty.finishReason);
+    put(empty, "usage", reply.empty.usage);
     return { empty };
   }
   const data: Record<string, unknown> = {};
   put(data, "text", reply.text);
   put(data, "tool_calls", reply.toolCalls);
+  put(data, "usage", reply.usage);
   return data;
 }
 

@@ -153,19 +153,43 @@ export interface ScenarioRun {
   startEpochMs: number;
 }
 
-/** `models`: role bindings and scripted replies. */
+/** `models`: role bindings, the scripted catalog and scripted replies. */
 export interface ScenarioModels {
   /** `bind`: role label -> catalog model id; a role not listed is bound to "scripted-model". */
   bind: Record<string, string>;
+  /**
+   * `catalog`: catalog id -> the facts the scripted provider registers for it, over the
+   * defaults (200,000-token window, 32,000 output tokens, tools); its ids join the catalog.
+   * Absent from the file: `{}`.
+   */
+  catalog?: Record<string, ScriptedModelFacts>;
   /** `replies`: consumed in order, one per model round, whatever the role (default none). */
   replies: ModelReply[];
 }
 
+/** `models.catalog.{id}`: what the scripted provider says of one model (each key optional). */
+export interface ScriptedModelFacts {
+  /** `context_window`: tokens, whole ≥ 1. */
+  contextWindow?: number;
+  /** `max_output_tokens`: tokens, whole, 1 to the context window. */
+  maxOutputTokens?: number;
+  /** `tools`: whether it takes tool definitions. */
+  tools?: boolean;
+}
+
+/** `usage` of a scripted reply: the round's token counts (default 0 each). */
+export interface ScriptedUsage {
+  /** `input`. */
+  input: number;
+  /** `output`. */
+  output: number;
+}
+
 /** One scripted model reply. */
 export type ModelReply =
-  | { kind: "message"; text: string; toolCalls: ScriptedToolCall[] }
+  | { kind: "message"; text: string; toolCalls: ScriptedToolCall[]; usage?: ScriptedUsage }
   | { kind: "fail"; failure: ModelFailure }
-  | { kind: "empty"; finishReason?: string };
+  | { kind: "empty"; finishReason?: string; usage?: ScriptedUsage };
 
 /** A tool call in a scripted reply (`tool_calls[]`). */
 export interface ScriptedToolCall {
@@ -179,9 +203,9 @@ export interface ScriptedToolCall {
 
 /** `fail`: the model round fails. */
 export interface ModelFailure {
-  /** `kind`, e.g. context_exhausted. */
-  kind: string;
-  /** `reason`, e.g. provider. */
+  /** `kind`: `context_exhausted` or `internal` (the kinds a model provider may fail with). */
+  kind: "context_exhausted" | "internal";
+  /** `reason`: only `provider`, only for `context_exhausted` (the Engine sets it anyway). */
   reason?: string;
   /** `message`. */
   message: string;

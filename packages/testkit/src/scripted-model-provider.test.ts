@@ -104,11 +104,26 @@ describe("ScriptedModelProvider", () => {
     expect(p.ranOut).toBeUndefined();
   });
 
-  it("fails the case when a fail reply names a kind the sdk does not know", async () => {
-    const p = provider([{ kind: "fail", failure: { kind: "overloaded", message: "busy" } }]);
-    const message = `the scripted reply for round 1 fails with kind "overloaded", which is not a model failure kind (${SCRIPTED_FAILURE_KINDS.join(", ")})`;
-    await expect(p.round(request())).rejects.toThrow(message);
-    expect(p.ranOut).toBe(message);
+  it("answers with the scripted usage, zero tokens where none is given", async () => {
+    const p = provider([
+      { kind: "message", text: "a", toolCalls: [], usage: { input: 120, output: 7 } },
+      { kind: "empty", finishReason: "length", usage: { input: 5, output: 32_000 } },
+    ]);
+    expect((await p.round(request())).usage).toEqual({ inputTokens: 120, outputTokens: 7 });
+    expect((await p.round(request())).usage).toEqual({ inputTokens: 5, outputTokens: 32_000 });
+  });
+
+  it("serves the ids of models.catalog with their facts over the defaults", () => {
+    const p = new ScriptedModelProvider({
+      bind: { writer: "small" },
+      catalog: { small: { contextWindow: 500, maxOutputTokens: 100 }, plain: { tools: false } },
+      replies: [],
+    });
+    expect(p.models).toEqual([
+      { id: "scripted-model", contextWindow: 200_000, maxOutputTokens: 32_000, tools: true },
+      { id: "small", contextWindow: 500, maxOutputTokens: 100, tools: true },
+      { id: "plain", contextWindow: 200_000, maxOutputTokens: 32_000, tools: false },
+    ]);
     expect(SCRIPTED_FAILURE_KINDS).toEqual(["context_exhausted", "internal"]);
   });
 

@@ -6,6 +6,7 @@ import {
   type ModelInfo,
   type ModelProvider,
   type ModelRoundRequest,
+  type ModelUsage,
   type ModelReply as ProviderReply,
 } from "@runvil/sdk";
 import type { ObservedModelRequest } from "./run-record";
@@ -13,6 +14,7 @@ import {
   DEFAULT_MODEL_ID,
   type ScenarioModels,
   type ModelReply as ScriptedReply,
+  type ScriptedUsage,
 } from "./scenario-types";
 
 /** The model failure kinds a scripted `fail` reply can name (the sdk's ModelFailureKind). */
@@ -34,8 +36,9 @@ export const SCRIPTED_PROVIDER_NAME = "scripted";
 /**
  * The model provider of a scenario case: answers every round with the case's next scripted
  * reply (`models.replies`, consumed in order whatever the role) and records every request for
- * the `model_requests` expectation. It serves `scripted-model` and every catalog id the case
- * binds a role to (`models.bind`).
+ * the `model_requests` expectation. It serves `scripted-model`, every catalog id the case
+ * binds a role to (`models.bind`) and every id of `models.catalog`, each with the facts
+ * `models.catalog` gives over {@link SCRIPTED_MODEL_FACTS}.
  *
  * A round with no reply left rejects, and {@link ranOut} keeps
  * `the scenario scripts no model reply for round {n}` so the case fails with it even when the
@@ -44,7 +47,7 @@ export const SCRIPTED_PROVIDER_NAME = "scripted";
 export class ScriptedModelProvider implements ModelProvider {
   readonly specificationVersion = MODEL_SPECIFICATION_VERSION;
   readonly name = SCRIPTED_PROVIDER_NAME;
-  /** The catalog models it serves: `scripted-model`, then the bound ids, without repeats. */
+  /** The catalog models it serves: `scripted-model`, the bound ids, the catalog's ids, without repeats. */
   readonly models: readonly ModelInfo[];
   readonly #replies: readonly ScriptedReply[];
   readonly #requests: ObservedModelRequest[] = [];
@@ -53,8 +56,19 @@ export class ScriptedModelProvider implements ModelProvider {
 
   /** A provider scripted by a case's `models`. */
   constructor(models: ScenarioModels) {
-    const ids = [...new Set([DEFAULT_MODEL_ID, ...Object.values(models.bind)])];
-    this.models = ids.map((id) => ({ id, ...SCRIPTED_MODEL_FACTS }));
+    const catalog = models.catalog ?? {};
+    const ids = [
+      ...new Set([DEFAULT_MODEL_ID, ...Object.values(models.bind), ...Object.keys(catalog)]),
+    ];
+    this.models = ids.map((id) => {
+      const facts = Object.hasOwn(catalog, id) ? catalog[id] : undefined;
+      return {
+        id,
+        contextWindow: facts?.contextWindow ?? SCRIPTED_MODEL_FACTS.contextWindow,
+        maxOutputTokens: facts?.maxOutputTokens ?? SCRIPTED_MODEL_FACTS.maxOutputTokens,
+        tools: facts?.tools ?? SCRIPTED_MODEL_FACTS.tools,
+      };
+    });
     this.#replies = models.replies;
   }
 
@@ -93,9 +107,7 @@ export class ScriptedModelProvider implements ModelProvider {
       this.#ranOut ??= message;
       throw new Error(message);
     }
-    return answer(reply, round, (message) => {
-      this.#ranOut ??= message;
-    });
+    return answer(reply);
   }
 }
 
@@ -111,13 +123,12 @@ function observe(request: ModelRoundRequest): ObservedModelRequest {
   };
 }
 
-const NO_USAGE = { inputTokens: 0, outputTokens: 0 } as const;
+/** A scripted reply's usage as the sdk counts it (no `usage`: zero tokens). */
+function usageOf(usage: ScriptedUsage | undefined): ModelUsage {
+  return { inputTokens: usage?.input ?? 0, outputTokens: usage?.output ?? 0 };
+}
 
-function answer(
-  reply: ScriptedReply,
-  round: number,
-  misscripted: (message: string) => void,
-): ProviderReply {
+function answer(reply: ScriptedReply): ProviderReply {
   switch (reply.kind) {
     case "message":
       return {
@@ -128,19 +139,18 @@ function answer(
           arguments: call.arguments,
         })),
         finishReason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
-        usage: NO_USAGE,
+        usage: usageOf(reply.usage),
       };
     case "empty":
-      return { text: "", toolCalls: [], finishReason: reply.finishReason ?? "", usage: NO_USAGE };
+      return {
+        text: "",
+        toolCalls: [],
+        finishReason: reply.finishReason ?? "",
+        usage: usageOf(reply.usage),
+      };
     case "fail": {
       const { kind, reason, message } = reply.failure;
-      const known = SCRIPTED_FAILURE_KINDS.find((candidate) => candidate === kind);
-      if (known === undefined) {
-        const problem = `the scripted reply for round ${round} fails with kind "${kind}", which is not a model failure kind (${SCRIPTED_FAILURE_KINDS.join(", ")})`;
-        misscripted(problem);
-        throw new Error(problem);
-      }
-      throw new ModelFailure(known, message, reason === undefined ? {} : { reason });
+      throw new ModelFailure(kind, message, reason === undefined ? {} : { reason });
     }
   }
 }
