@@ -220,6 +220,26 @@ describe("ModelDispatcher", () => {
     await expect(pending).rejects.toThrow("the model round was cancelled");
   });
 
+  it("joins a cancel signal and a stop signal once, for every round of the pair", async () => {
+    const seen: AbortSignal[] = [];
+    const { models } = dispatcher(
+      provider(async (req) => {
+        seen.push(req.signal);
+        return REPLY;
+      }),
+    );
+    const cancel = new AbortController().signal;
+    const stop = new AbortController();
+    const otherStop = new AbortController().signal;
+    await models.round(request({ signal: cancel, stopSignal: stop.signal }));
+    await models.round(request({ signal: cancel, stopSignal: stop.signal }));
+    await models.round(request({ signal: cancel, stopSignal: otherStop }));
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[2]).not.toBe(seen[0]);
+    stop.abort("stopped");
+    expect([seen[0]?.aborted, seen[2]?.aborted]).toEqual([true, false]);
+  });
+
   it("does not call the provider when the signal is already aborted", async () => {
     let calls = 0;
     const { models } = dispatcher(
