@@ -1,7 +1,14 @@
 import { checkAlias, invalidAliasMessage } from "@runvil/names";
-import { isMap, type YAMLMap } from "yaml";
+import { isAlias, isMap, type YAMLMap } from "yaml";
 import { type Checked, failed, frontmatterError } from "./errors";
-import { describeNode, positionOf, resolveNode, stringValue, type YamlSource } from "./yaml-nodes";
+import {
+  chargeAlias,
+  describeNode,
+  positionOf,
+  resolveNode,
+  stringValue,
+  type YamlSource,
+} from "./yaml-nodes";
 
 /** One entry of a mapping whose keys follow the alias grammar, with its settings mapping. */
 export interface AliasEntry {
@@ -11,6 +18,8 @@ export interface AliasEntry {
   line: number;
   /** The entry's settings mapping (aliases resolved). */
   settings: YAMLMap;
+  /** Whether the settings are an alias's value (already charged to the alias budget). */
+  aliased: boolean;
 }
 
 /** How one alias-keyed frontmatter key is described in messages. */
@@ -30,7 +39,8 @@ export interface AliasMappingKind {
  * (`\`models\` role labels must be strings, found a number`); a key outside the alias grammar
  * (`\`models\` role label: invalid alias "x y": expected [A-Za-z][A-Za-z0-9_-]{0,63}`); a value
  * that is not a mapping (`\`models.writer\` must be a settings mapping, found null; write
- * \`writer: {}\` for no settings`). Each message ends with the line.
+ * \`writer: {}\` for no settings`); settings given as an alias that takes the frontmatter past
+ * its alias budget (yaml-nodes.ts). Each message ends with the line.
  */
 export function checkAliasMapping(
   source: YamlSource,
@@ -76,7 +86,12 @@ export function checkAliasMapping(
         ),
       );
     }
-    entries.push({ name, line, settings });
+    const aliased = isAlias(pair.value);
+    if (isAlias(pair.value)) {
+      const charged = chargeAlias(source, pair.value, `${kind.key}.${name}`);
+      if (!charged.ok) return charged;
+    }
+    entries.push({ name, line, settings, aliased });
   }
   return { ok: true, value: entries };
 }

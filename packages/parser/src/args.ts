@@ -57,7 +57,7 @@ export function checkArgs(
         arg.required = node.value;
         requiredLine = line;
       } else if (setting === "default") {
-        const json: Checked<JsonValue> = toJson(source, pair.value, path);
+        const json: Checked<JsonValue> = toJson(source, pair.value, path, entry.aliased);
         if (!json.ok) return json;
         arg.default = json.value;
       } else {

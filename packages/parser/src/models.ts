@@ -1,9 +1,16 @@
-import type { YAMLMap } from "yaml";
+import { isAlias, type YAMLMap } from "yaml";
 import { checkAliasMapping } from "./alias-mapping";
 import { type Checked, failed, frontmatterError } from "./errors";
 import { checkModelSetting, isRoleSetting, ROLE_SETTINGS } from "./model-settings";
 import type { ModelRoleDeclaration, RoleSettings } from "./types";
-import { describeNode, positionOf, resolveNode, stringValue, type YamlSource } from "./yaml-nodes";
+import {
+  chargeAlias,
+  describeNode,
+  positionOf,
+  resolveNode,
+  stringValue,
+  type YamlSource,
+} from "./yaml-nodes";
 
 /** The round cap of one `models.loop` call when the role sets no `max_rounds` (loop.md). */
 export const DEFAULT_MAX_ROUNDS = 20;
@@ -28,17 +35,23 @@ export function checkModels(
   if (!entries.ok) return entries;
   const roles: ModelRoleDeclaration[] = [];
   for (const entry of entries.value) {
-    const settings = checkRoleSettings(source, entry.name, entry.settings);
+    const settings = checkRoleSettings(source, entry.name, entry.settings, entry.aliased);
     if (!settings.ok) return settings;
     roles.push({ label: entry.name, settings: settings.value, line: entry.line });
   }
   return { ok: true, value: roles };
 }
 
+/**
+ * Checks one role's settings. `aliased`: the settings are an alias's value, already charged to
+ * the alias budget; otherwise a setting given as an alias (`model: *models`) is charged at each
+ * use, so one long list shared by many roles cannot multiply (yaml-nodes.ts, chargeAlias).
+ */
 function checkRoleSettings(
   source: YamlSource,
   label: string,
   mapping: YAMLMap,
+  aliased: boolean,
 ): Checked<RoleSettings> {
   const settings: RoleSettings = { model: [], stop: [], maxRounds: DEFAULT_MAX_ROUNDS };
   for (const pair of mapping.items) {
@@ -60,6 +73,10 @@ function checkRoleSettings(
           line,
         ),
       );
+    }
+    if (!aliased && isAlias(pair.value)) {
+      const charged = chargeAlias(source, pair.value, `models.${label}.${key}`);
+      if (!charged.ok) return charged;
     }
     const checked = checkModelSetting(source, `models.${label}`, key, pair.value, line, settings);
     if (!checked.ok) return checked;
