@@ -32,6 +32,7 @@ export {
 } from "./store/limits";
 export { MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export { readAllFiles } from "./store/read-all-files";
+export type { StaleTemporaryRule } from "./store/stale-temporaries";
 export {
   checkStorePath,
   PATH_DETAILS,

@@ -35,6 +35,19 @@ describe("runScenario", () => {
     expect(r.toolErrors).toEqual([]);
   });
 
+  it("runs a script call to a tool left out of the offering, its schema not being an object", async () => {
+    // Tools chapter, "How tool calls are recorded": such a call "runs normally" (issue 11, 12).
+    const r = await runScenario({
+      prompt: prompt(
+        "local ok = pcall(tools.offer, 'stats/bad')\nreturn tostring(ok) .. '|' .. tools.call('stats/bad', { n = 1 }) .. '|' .. tools.calls['stats/bad']",
+      ),
+      host: { fixtureTools: [{ id: "stats/bad", parameters: "scalar", returns: "bad" }] },
+    });
+    expect(r.outcome).toBe("succeeded");
+    expect(r.result).toBe("false|bad|1");
+    expect(r.toolErrors).toEqual([]);
+  });
+
   it("reads a prompt file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "testkit-run-"));
     const path = join(dir, "p.md");

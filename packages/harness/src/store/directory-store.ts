@@ -41,6 +41,7 @@ import {
 import { compileGlob } from "./glob";
 import { resolveStoreLimits, type StoreLimits } from "./limits";
 import { type RootState, rootState } from "./root-state";
+import { removeStaleTemporaries, type StaleTemporaryRule } from "./stale-temporaries";
 import { parseStorePath, type StorePath } from "./store-path";
 import { lossyText, textAsBytes, utf8ValidUpTo } from "./utf8";
 
@@ -55,6 +56,11 @@ export interface DirectoryStoreOptions {
   readonly sync?: boolean;
   /** The file system to use (default `node:fs/promises`); tests inject failures here. */
   readonly fs?: DirectoryStoreFileSystem;
+  /**
+   * What makes a temporary file stale when the store opens (default: the clock and the process
+   * table); tests fix the time and the running processes here.
+   */
+  readonly staleTemporaries?: () => StaleTemporaryRule;
 }
 
 /** `O_NOFOLLOW` where the platform has it: opening a link fails instead of following it. */
@@ -88,6 +94,7 @@ export class DirectoryStore implements RunStore {
   readonly #sync: boolean;
   readonly #fs: DirectoryStoreFileSystem;
   readonly #state: RootState;
+  readonly #staleRule: (() => StaleTemporaryRule) | undefined;
   #realRoot: string | undefined;
 
   /** A store on the directory `root` (created when the first change needs it). */
@@ -97,6 +104,7 @@ export class DirectoryStore implements RunStore {
     this.#sync = options.sync ?? true;
     this.#fs = options.fs ?? nodeFs;
     this.#state = rootState(this.root);
+    this.#staleRule = options.staleTemporaries;
   }
 
   read(path: StoreText): Promise<string> {
@@ -244,11 +252,19 @@ export class DirectoryStore implements RunStore {
     });
   }
 
-  /** The root's real path; undefined when it does not exist and `create` is false. */
+  /**
+   * The root's real path; undefined when it does not exist and `create` is false. The first
+   * store of a root in the process to find it there (the store opens) removes the stale
+   * temporary files a crash left behind (stale-temporaries.ts), before its first operation.
+   */
   async #resolveRoot(create: boolean): Promise<string | undefined> {
     if (this.#realRoot !== undefined) return this.#realRoot;
     try {
       this.#realRoot = await this.#fs.realpath(this.root);
+      if (!this.#state.swept) {
+        this.#state.swept = true;
+        await removeStaleTemporaries(this.#fs, this.#realRoot, this.#staleRule?.());
+      }
       return this.#realRoot;
     } catch (error) {
       if (!isMissing(error)) throw error;
@@ -256,6 +272,7 @@ export class DirectoryStore implements RunStore {
     if (!create) return undefined;
     await this.#fs.mkdir(this.root, { recursive: true });
     this.#realRoot = await this.#fs.realpath(this.root);
+    this.#state.swept = true;
     return this.#realRoot;
   }
 

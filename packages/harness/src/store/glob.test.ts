@@ -76,6 +76,40 @@ describe("compileGlob matching", () => {
   });
 });
 
+describe("compileGlob against a regular expression", () => {
+  /** The pattern as the backtracking RegExp the matcher replaced (fine on short names). */
+  function reference(pattern: string): RegExp {
+    const source = pattern.replace(/\*/g, ".*").replace(/\?/g, ".").replace(/\[!/g, "[^");
+    return new RegExp(`^${source}$`, "u");
+  }
+
+  it("agrees on 3,000 random short patterns and names", () => {
+    // A fixed linear congruential sequence: the same cases on every run.
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const tokens = ["a", "b", "é", "?", "*", "[ab]", "[!a]", "[a-é]"];
+    const letters = ["a", "b", "é", "c"];
+    for (let i = 0; i < 3000; i++) {
+      let pattern = "";
+      for (let n = next(7); n > 0; n--) {
+        const token = tokens[next(tokens.length)] ?? "a";
+        if (token === "*" && pattern.endsWith("*")) continue;
+        pattern += token;
+      }
+      if (pattern === "") pattern = "*";
+      let name = "";
+      for (let n = next(8); n > 0; n--) name += letters[next(letters.length)];
+      if (name === "") continue;
+      expect(compileGlob(pattern).matches([name]), `${pattern} on ${name}`).toBe(
+        reference(pattern).test(name),
+      );
+    }
+  });
+});
+
 describe("compileGlob shape", () => {
   it("reports the literal prefix before the last segment and the depth bound", () => {
     expect(compileGlob("notes/day/*.md")).toMatchObject({

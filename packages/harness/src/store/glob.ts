@@ -1,12 +1,13 @@
 import type { StoreText } from "@runvil/sdk";
 import { invalidPattern } from "./failures";
+import { type CharMatcher, type SegmentPattern, segmentPattern } from "./segment-pattern";
 import { checkPatternText, PATTERN_DETAILS } from "./store-path";
 
 /** One compiled pattern segment. */
 type GlobSegment =
   | { readonly kind: "globstar" }
   | { readonly kind: "literal"; readonly text: string }
-  | { readonly kind: "wildcard"; readonly regex: RegExp };
+  | { readonly kind: "wildcard"; readonly pattern: SegmentPattern };
 
 /** A compiled glob pattern (docs/design/store.md, "Glob patterns"). */
 export interface GlobMatcher {
@@ -23,36 +24,31 @@ export interface GlobMatcher {
   matches(segments: readonly string[]): boolean;
 }
 
-/** A regular expression source matching exactly the code point `character`. */
-function literalSource(character: string): string {
-  if (/^[A-Za-z0-9]$/.test(character)) return character;
-  return `\\u{${(character.codePointAt(0) ?? 0).toString(16)}}`;
-}
-
 /** A failure detail raised while compiling one segment. */
 class PatternDetail {
   constructor(readonly detail: string) {}
 }
 
+function codePointOf(character: string): number {
+  return character.codePointAt(0) ?? 0;
+}
+
 /**
  * Compiles the class starting after `[` at `characters[start]`; returns the
- * regular expression source and the index after the closing `]`.
+ * class matcher and the index after the closing `]`.
  */
-function compileClass(characters: readonly string[], start: number): [string, number] {
+function compileClass(characters: readonly string[], start: number): [CharMatcher, number] {
   let i = start;
   let negated = false;
   if (characters[i] === "!" || characters[i] === "^") {
     negated = true;
     i += 1;
   }
-  const members: string[] = [];
+  const ranges: [number, number][] = [];
   let first = true;
   while (i < characters.length) {
     let character = characters[i] ?? "";
-    if (character === "]" && !first) {
-      const body = members.join("");
-      return [negated ? `[^${body}]` : `[${body}]`, i + 1];
-    }
+    if (character === "]" && !first) return [{ kind: "class", negated, ranges }, i + 1];
     first = false;
     if (character === "\\") {
       i += 1;
@@ -69,14 +65,14 @@ function compileClass(characters: readonly string[], start: number): [string, nu
         high = characters[i + 3] ?? "";
         next = i + 4;
       }
-      if ((character.codePointAt(0) ?? 0) > (high.codePointAt(0) ?? 0)) {
+      if (codePointOf(character) > codePointOf(high)) {
         throw new PatternDetail(`reversed range ${character}-${high}`);
       }
-      members.push(`${literalSource(character)}-${literalSource(high)}`);
+      ranges.push([codePointOf(character), codePointOf(high)]);
       i = next;
       continue;
     }
-    members.push(literalSource(character));
+    ranges.push([codePointOf(character), codePointOf(character)]);
     i += 1;
   }
   throw new PatternDetail(PATTERN_DETAILS.unclosedClass);
@@ -85,7 +81,8 @@ function compileClass(characters: readonly string[], start: number): [string, nu
 /** Compiles one segment other than `**`. */
 function compileSegment(segment: string): GlobSegment {
   const characters = Array.from(segment);
-  let source = "";
+  const runs: CharMatcher[][] = [[]];
+  let current = runs[0] as CharMatcher[];
   let literal = "";
   let wild = false;
   let i = 0;
@@ -94,37 +91,38 @@ function compileSegment(segment: string): GlobSegment {
     if (character === "\\") {
       const escaped = characters[i + 1];
       if (escaped === undefined) throw new PatternDetail(PATTERN_DETAILS.unfinishedEscape);
-      source += literalSource(escaped);
+      current.push({ kind: "literal", codePoint: codePointOf(escaped) });
       literal += escaped;
       i += 2;
     } else if (character === "*") {
       if (characters[i + 1] === "*") throw new PatternDetail(PATTERN_DETAILS.globstarInSegment);
-      source += "[^/]*";
+      current = [];
+      runs.push(current);
       wild = true;
       i += 1;
     } else if (character === "?") {
-      source += "[^/]";
+      current.push({ kind: "any" });
       wild = true;
       i += 1;
     } else if (character === "[") {
-      const [classSource, next] = compileClass(characters, i + 1);
-      source += classSource;
+      const [matcher, next] = compileClass(characters, i + 1);
+      current.push(matcher);
       wild = true;
       i = next;
     } else {
-      source += literalSource(character);
+      current.push({ kind: "literal", codePoint: codePointOf(character) });
       literal += character;
       i += 1;
     }
   }
   if (!wild) return { kind: "literal", text: literal };
-  return { kind: "wildcard", regex: new RegExp(`^${source}$`, "u") };
+  return { kind: "wildcard", pattern: segmentPattern(runs) };
 }
 
 /** Whether `segment` matches the compiled pattern segment (not `**`). */
 function segmentMatches(pattern: GlobSegment, segment: string): boolean {
   if (pattern.kind === "literal") return pattern.text === segment;
-  if (pattern.kind === "wildcard") return pattern.regex.test(segment);
+  if (pattern.kind === "wildcard") return pattern.pattern.matches(segment);
   return true;
 }
 

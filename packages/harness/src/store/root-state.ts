@@ -6,6 +6,8 @@ export interface RootState {
   readonly queue: SerialQueue;
   /** Bytes of store files under the root, once counted (undefined until the first change). */
   usedBytes: number | undefined;
+  /** Whether a store of this root has looked for stale temporary files in this process. */
+  swept: boolean;
 }
 
 const ROOTS = new Map<string, RootState>();
@@ -19,7 +21,7 @@ const ROOTS = new Map<string, RootState>();
 export function rootState(key: string): RootState {
   let state = ROOTS.get(key);
   if (state === undefined) {
-    state = { queue: new SerialQueue(), usedBytes: undefined };
+    state = { queue: new SerialQueue(), usedBytes: undefined, swept: false };
     ROOTS.set(key, state);
   }
   return state;

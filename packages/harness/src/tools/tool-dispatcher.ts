@@ -1,6 +1,7 @@
 import { toWireName } from "@runvil/names";
 import type { ToolCallOutput, ToolCallRequest } from "@runvil/protocol";
 import {
+  isJsonObject,
   type RunStore,
   type Services,
   type ToolContext,
@@ -34,27 +35,40 @@ export interface ToolDispatcherOptions {
   readonly onToolError?: (toolId: string, error: unknown) => void;
 }
 
-type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: unknown };
+/** A tool's compiled schema; `validate` undefined: the schema is not a JSON object, no check. */
+type CompiledSchema =
+  | { ok: true; validate: ValidateFunction | undefined }
+  | { ok: false; error: unknown };
 
 /**
  * Compiled schemas by tool definition, shared by every dispatcher of the process: a tool's
- * schema is compiled once, at its first call.
+ * schema is read and compiled once, at its first call.
  */
 const compiledSchemas = new WeakMap<ToolDefinition, CompiledSchema>();
 
+/**
+ * The tool's compiled schema, compiled at the first call that needs it; undefined when the
+ * schema needs ajv and `compile` is not loaded yet (no Promise tick on the usual path, so a call
+ * reaches its tool in the same turn).
+ */
 function compiledSchemaOf(
   definition: ToolDefinition,
-  compileParameterSchema: ParameterSchemaCompiler,
-): CompiledSchema {
+  compile: ParameterSchemaCompiler | undefined,
+): CompiledSchema | undefined {
   let compiled = compiledSchemas.get(definition);
-  if (compiled === undefined) {
+  if (compiled !== undefined) return compiled;
+  const parameters = definition.parameters;
+  if (!isJsonObject(parameters)) {
+    compiled = { ok: true, validate: undefined };
+  } else {
+    if (compile === undefined) return undefined;
     try {
-      compiled = { ok: true, validate: compileParameterSchema(definition.parameters) };
+      compiled = { ok: true, validate: compile(parameters) };
     } catch (error) {
       compiled = { ok: false, error };
     }
-    compiledSchemas.set(definition, compiled);
   }
+  compiledSchemas.set(definition, compiled);
   return compiled;
 }
 
@@ -70,13 +84,14 @@ function callSignal(request: ToolCallRequest, definition: ToolDefinition | undef
 
 /**
  * Runs catalog tool calls for one run: the Harness side of `EffectPort.toolCall`. Each call
- * checks the arguments against the tool's schema (ajv), runs the tool with a ToolContext, and
+ * checks the arguments against the tool's schema (ajv) when the schema is a JSON object, runs
+ * the tool with a ToolContext, and
  * answers with its text and trust level, or rejects with a ToolFailure whose message is
  * model-safe and starts with the tool's wire name:
  *
  * - arguments that fail the schema: `web_fetch: missing url argument` and the other forms of
  *   {@link argumentFailureMessage}; the tool does not run;
- * - a schema ajv cannot compile: `{wire}: the tool's parameter schema is invalid`;
+ * - an object schema ajv cannot compile: `{wire}: the tool's parameter schema is invalid`;
  * - the tool throws a ToolFailure: a fresh ToolFailure with the same message (no cause);
  * - the tool throws anything else, or returns something that is not text or JSON data:
  *   `{wire}: the tool failed`.
@@ -90,6 +105,10 @@ function callSignal(request: ToolCallRequest, definition: ToolDefinition | undef
  * only `signal`, so the operator's open question stays open; any other call is treated as if
  * `signal` had aborted (it rejects at once with the stop signal's reason, and the tool sees a
  * signal aborted by either).
+ *
+ * A schema that is not a JSON object (such as the bare string `"scalar"`) checks nothing: such
+ * a tool is left out of the run's offering, and a script call to it by id "runs normally"
+ * (tools chapter, "How tool calls are recorded"), so its arguments go to the tool unchecked.
  */
 export class ToolDispatcher {
   readonly #tools: ReadonlyMap<string, ToolDefinition>;
@@ -129,17 +148,10 @@ export class ToolDispatcher {
     const toolId = request.tool;
     const wire = toWireName(toolId);
     // ajv is loaded at the first schema check (performance brief, docs/design/performance.md).
-    const compile = parameterSchemaCompiler() ?? (await loadParameterSchemaCompiler());
-    const compiled = compiledSchemaOf(definition, compile);
-    if (!compiled.ok) {
-      this.#report(toolId, compiled.error);
-      throw new ToolFailure(`${wire}: the tool's parameter schema is invalid`);
-    }
-    if (!compiled.validate(request.arguments)) {
-      throw new ToolFailure(
-        argumentFailureMessage(wire, request.arguments, compiled.validate.errors ?? []),
-      );
-    }
+    const compiled =
+      compiledSchemaOf(definition, parameterSchemaCompiler()) ??
+      (compiledSchemaOf(definition, await loadParameterSchemaCompiler()) as CompiledSchema);
+    this.#checkArguments(compiled, request);
     let output: unknown;
     try {
       output = await definition.run(structuredClone(request.arguments), this.#context(request));
@@ -158,6 +170,24 @@ export class ToolDispatcher {
       throw new ToolFailure(`${wire}: the tool failed`);
     }
     return { text: text.text, trusted: definition.trust === "trusted" };
+  }
+
+  /**
+   * Checks the call's arguments against the tool's compiled schema (none when the schema is not
+   * a JSON object); throws the ToolFailure of a failed check or of a schema ajv cannot compile.
+   */
+  #checkArguments(compiled: CompiledSchema, request: ToolCallRequest): void {
+    const wire = toWireName(request.tool);
+    if (!compiled.ok) {
+      this.#report(request.tool, compiled.error);
+      throw new ToolFailure(`${wire}: the tool's parameter schema is invalid`);
+    }
+    if (compiled.validate === undefined) return;
+    if (!compiled.validate(request.arguments)) {
+      throw new ToolFailure(
+        argumentFailureMessage(wire, request.arguments, compiled.validate.errors ?? []),
+      );
+    }
   }
 
   #context(request: ToolCallRequest): ToolContext {
