@@ -26,6 +26,7 @@ export {
   type EventEnvelope,
   type EventFields,
   formatEventLine,
+  type ModelTurnEventFields,
   type RunEvent,
   type RunEventOf,
   type RunEventType,
@@ -39,5 +40,8 @@ export type {
   FailedRun,
   RunOutcome,
   RunResult,
+  RunUsage,
+  SectionUsage,
   SucceededRun,
+  TokenUsage,
 } from "./run-result";

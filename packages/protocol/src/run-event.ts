@@ -58,6 +58,52 @@ export interface EventFields {
   tool_scope_validation_started: Record<never, never>;
   tool_scope_validation_succeeded: { readonly tools: number };
   tool_scope_validation_failed: { readonly message: string };
+  // models (docs/design/loop.md §9)
+  model_role_bound: { readonly role: string; readonly model: string };
+  model_turn_started: ModelTurnEventFields & {
+    /** How many records the request sends. */
+    readonly messages: number;
+    /** How many tools it advertises. */
+    readonly tools: number;
+    /** The precheck's estimate of its tokens (compactors.md). */
+    readonly estimated_tokens: number;
+  };
+  model_turn_completed: ModelTurnEventFields & {
+    readonly finish_reason: string;
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cached_input_tokens: number;
+    readonly reasoning_tokens: number;
+    /** How many tool calls the reply made. */
+    readonly tool_calls: number;
+  };
+  model_turn_failed: ModelTurnEventFields & {
+    /** The error value's kind (`context_exhausted`, `internal`, `cancelled`). */
+    readonly kind: string;
+    /** The context_exhausted reason, when it has one. */
+    readonly reason?: string;
+    readonly message: string;
+  };
+  model_reply_refused: { readonly turn: number; readonly message: string };
+  context_precheck_failed: {
+    readonly turn: number;
+    readonly role: string;
+    readonly model: string;
+    readonly estimated_tokens: number;
+    readonly context_window: number;
+  };
+}
+
+/** Which round a model turn event reports, on which role and model, asked by which call. */
+export interface ModelTurnEventFields {
+  /** The round number, per section entry from 1. */
+  readonly turn: number;
+  /** The role label. */
+  readonly role: string;
+  /** The catalog model id. */
+  readonly model: string;
+  /** `infer`, `loop` or `compact`. */
+  readonly via: "infer" | "loop" | "compact";
 }
 
 /** Who made a tool call, and how it is named (the tool_call_* events). */
