@@ -6,6 +6,7 @@ export {
   argumentError,
   type BlockFailure,
   type BlockLocator,
+  DEFAULT_LUA_MEMORY_BYTES,
   decodeJsonValue,
   EngineError,
   type ErrorKind,
@@ -40,6 +41,7 @@ export {
   preludeChunkName,
   quotaError,
   readBackVar,
+  type SysHandle,
   uncaughtError,
   YIELD_ACROSS_C_MESSAGE,
 } from "@runvil/lua";

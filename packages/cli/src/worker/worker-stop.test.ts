@@ -56,7 +56,23 @@ describe("stopping a worker run (dist/worker.js)", () => {
       kind: "report",
       report: {
         kind: "finished",
-        result: { outcome: "cancelled", stopped: true, var: {}, events: 12 },
+        result: {
+          outcome: "cancelled",
+          stopped: true,
+          var: {},
+          events: 12,
+          usage: {
+            total: {
+              rounds: 0,
+              inputTokens: 0,
+              outputTokens: 0,
+              cachedInputTokens: 0,
+              reasoningTokens: 0,
+            },
+            byModel: {},
+            sections: [],
+          },
+        },
       },
     });
     const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

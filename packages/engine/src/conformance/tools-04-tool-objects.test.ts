@@ -1,8 +1,6 @@
-// Cases of /work/shared/conformance/tools/04-tool-objects.yaml that need no model and no prelude, copied
+// Cases of /work/shared/conformance/tools/04-tool-objects.yaml that need no model loop and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
-// Left for the model and prelude areas:
-// - tools.call with a model handle raises got userdata (a model)
-// - tools.offer with a model handle raises got userdata (a model)
+// Left for the model loop and prelude areas:
 // - a Pack object's tools array offers every tool in it (a model)
 // - maybe-web offers the web tools when the run has them (a model)
 // - maybe-web offers nothing on a Host without web (a model)
@@ -532,6 +530,54 @@ const cases: ToolCase[] = [
     ],
     expect: {
       result: "ready",
+    },
+  },
+  {
+    name: "tools.call with a model handle raises got userdata",
+    prompt: [
+      "---",
+      "name: call-handle",
+      "description: Passes a model handle to tools.call.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Call handle",
+      "",
+      "## Read",
+      "",
+      "```lua",
+      "local ok, err = pcall(tools.call, models.get('writer'), {})",
+      "return tostring(err)",
+      "```",
+    ],
+    expect: {
+      result: "tools.call takes a tool id, a local alias, or a tool object, got userdata",
+    },
+  },
+  {
+    name: "tools.offer with a model handle raises got userdata",
+    prompt: [
+      "---",
+      "name: offer-handle",
+      "description: Passes a model handle to tools.offer.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer handle",
+      "",
+      "## Read",
+      "",
+      "```lua",
+      "local ok, err = pcall(tools.offer, models.get('writer'))",
+      "return tostring(err)",
+      "```",
+    ],
+    expect: {
+      result: "tools.offer takes tool ids, tool objects, or arrays of them, got userdata",
     },
   },
 ];

@@ -1,6 +1,6 @@
-// Cases of /work/shared/conformance/tools/05-offering.yaml that need no model and no prelude, copied
+// Cases of /work/shared/conformance/tools/05-offering.yaml that need no model loop and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
-// Left for the model and prelude areas:
+// Left for the model loop and prelude areas:
 // - offer-search advertises web_search and routes its calls to web/search (a model)
 // - offer-search runs normally when the model never calls the tool (a model)
 // - packs.offer advertises both web tools (a model)
@@ -20,7 +20,6 @@
 // - offers in the H1 block do not reach the walked sections (a model)
 // - shared-offers adds a required library's offers to each entry's own scope (a model)
 // - a refused array offer records nothing and a later valid offer still lands (a model)
-// - an uncaught tools.offer refusal fails the run as Lua (a model)
 // - a tools.offer refused for an extra argument records nothing (a model)
 // - an absent Pack in a list refuses the whole call and keeps earlier offers (a model)
 import { describe, it } from "vitest";
@@ -475,6 +474,39 @@ const cases: ToolCase[] = [
     expect: {
       result:
         "packs.offer: the web Pack is unavailable in this run: web needs runvil/search-provider, and this host provides none",
+    },
+  },
+  {
+    name: "an uncaught tools.offer refusal fails the run as Lua",
+    prompt: [
+      "---",
+      "name: offer-uncaught",
+      "description: Offers an unknown id without pcall.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer uncaught",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/crawl')",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return 'unreachable'",
+      "```",
+    ],
+    expect: {
+      outcome: "failed",
+      error: {
+        kind: "Lua",
+        message_contains: 'tools.offer: "web/crawl" is not a catalog tool in this run',
+      },
+      model_requests: [],
     },
   },
 ];

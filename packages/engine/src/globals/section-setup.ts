@@ -12,6 +12,8 @@ import {
   type LuaVm,
   readBackVar,
 } from "../lua";
+import { installMessages } from "../messages/install-messages";
+import { installModels } from "../models/install-models";
 import { installPackPreludes } from "../preludes/install-pack-preludes";
 import { installTools } from "../tools/install-tools";
 import type { ChainRunner } from "../walk/chain-runner";
@@ -32,9 +34,10 @@ import { installUntrusted } from "./untrusted-global";
  * they are swapped for direct ones and put back when the install ends, which is step 10 (nothing
  * runs in between: docs/design/preludes.md).
  * Step 6 also installs the `tools` and `packs` tables (tools.call is one of the suspending
- * calls; preludes at step 8 read the same `tools`).
- * Globals of areas that do not exist yet (item, models, messages, compactors, tasks) are not
- * installed.
+ * calls; preludes at step 8 read the same `tools`), and `models` (models.infer and the handles'
+ * infer are suspending calls) with `messages`, the list its loop rounds read
+ * (docs/design/messages.md).
+ * Globals of areas that do not exist yet (item, compactors, tasks) are not installed.
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
  */
@@ -51,7 +54,7 @@ export async function setupSectionVm(
   installIteration(vm);
   // 1
   vm.setGlobal("args", entry.args);
-  installSys(vm, {
+  entry.sys = installSys(vm, {
     sectionName: entry.name,
     sectionCount: prompt.sectionCount,
     execution: options.execution,
@@ -81,6 +84,8 @@ export async function setupSectionVm(
   // 6
   installCall(vm, entry, runChain);
   installTools(vm, entry);
+  installModels(vm, entry);
+  installMessages(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9

@@ -3,6 +3,8 @@ import type { RunResult } from "@runvil/protocol";
 import { deriveArgv } from "../argv/derive-argv";
 import { toPlainJsonObject } from "../json/convert";
 import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
+import { reportBoundRoles } from "../models/model-events";
+import { usageOf } from "../models/usage";
 import { Scope, ScopeEnded } from "../scope/scope";
 import { reportDroppedTools } from "../tools/tool-events";
 import { Chain } from "../walk/chain";
@@ -41,6 +43,7 @@ async function runPrompt(
   const run = { chain: "0", entry: null, section: prompt.title.title };
   ctx.emit(run, "run_started", {});
   reportDroppedTools(ctx); // tools: each catalog tool the Host dropped at prepare
+  reportBoundRoles(ctx); // models: each role prepare bound
   let result: string | null = null;
   try {
     const runChain = chainRunner(ctx);
@@ -69,6 +72,7 @@ async function runPrompt(
     scope.close();
   }
   const ending = scope.ending;
+  const usage = usageOf(ctx).usage();
   if (ending === undefined) {
     ctx.emit(run, "run_finished", { outcome: "succeeded" });
     return {
@@ -76,11 +80,17 @@ async function runPrompt(
       result,
       var: toPlainJsonObject(ctx.rootVar),
       events: ctx.eventCount,
+      usage,
     };
   }
   if (ending.kind === "cancelled") {
     ctx.emit(run, "run_finished", { outcome: "cancelled" });
-    return { outcome: "cancelled", var: toPlainJsonObject(ctx.rootVar), events: ctx.eventCount };
+    return {
+      outcome: "cancelled",
+      var: toPlainJsonObject(ctx.rootVar),
+      events: ctx.eventCount,
+      usage,
+    };
   }
   if (ending.kind === "stopped") {
     ctx.emit(run, "run_finished", { outcome: "cancelled", stopped: true });
@@ -89,6 +99,7 @@ async function runPrompt(
       stopped: true,
       var: toPlainJsonObject(ctx.rootVar),
       events: ctx.eventCount,
+      usage,
     };
   }
   ctx.emit(run, "run_finished", { outcome: "failed", error_kind: ending.error.kind });
@@ -97,5 +108,6 @@ async function runPrompt(
     error: ending.error,
     var: toPlainJsonObject(ctx.rootVar),
     events: ctx.eventCount,
+    usage,
   };
 }

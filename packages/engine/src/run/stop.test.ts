@@ -9,6 +9,7 @@ import type {
 import { describe, expect, it } from "vitest";
 import { body, lua } from "../test-support/lua-fence";
 import { MemoryPort } from "../test-support/memory-port";
+import { NO_USAGE } from "../test-support/no-usage";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt } from "../test-support/run-prompt";
 
@@ -91,7 +92,13 @@ describe("stopping a run", () => {
       promptText(body("# T", "## A", lua("var.a = 1\nlog('A ran')"), "## B", lua("log('B ran')"))),
       { port, stopSignal: stop.signal },
     );
-    expect(run.result).toEqual({ outcome: "cancelled", stopped: true, var: { a: 1 }, events: 11 });
+    expect(run.result).toEqual({
+      outcome: "cancelled",
+      stopped: true,
+      var: { a: 1 },
+      events: 11,
+      usage: NO_USAGE,
+    });
     expect(run.port.checkpoints()).toEqual(["Lua: A ran"]);
     expect(run.port.types().slice(-2)).toEqual(["section_completed", "run_finished"]);
     expect(run.port.events.at(-1)).toMatchObject({ outcome: "cancelled", stopped: true });
@@ -104,7 +111,13 @@ describe("stopping a run", () => {
     const run = await runTestPrompt(promptText(body("# T", "## A", lua("log('ran')"))), {
       stopSignal: stop.signal,
     });
-    expect(run.result).toEqual({ outcome: "cancelled", stopped: true, var: {}, events: 2 });
+    expect(run.result).toEqual({
+      outcome: "cancelled",
+      stopped: true,
+      var: {},
+      events: 2,
+      usage: NO_USAGE,
+    });
     expect(run.port.types()).toEqual(["run_started", "run_finished"]);
   });
 
@@ -211,7 +224,13 @@ describe("stopping a run", () => {
     expect(port.calls[0]?.signal.aborted).toBe(false);
     port.answer("yes");
     const run = await running;
-    expect(run.result).toEqual({ outcome: "cancelled", stopped: true, var: {}, events: 12 });
+    expect(run.result).toEqual({
+      outcome: "cancelled",
+      stopped: true,
+      var: {},
+      events: 12,
+      usage: NO_USAGE,
+    });
     expect(port.eventsOf("tool_").map((e) => e.type)).toEqual([
       "tool_call_started",
       "tool_call_succeeded",
@@ -312,7 +331,7 @@ describe("stopping a run", () => {
       promptText(body("# T", "## Ask", lua("tools.call('slow/ask')\nlog('after')"))),
       { port, catalog, stopSignal: stop.signal, signal: cancel.signal },
     );
-    expect(run.result).toEqual({ outcome: "cancelled", var: {}, events: 10 });
+    expect(run.result).toEqual({ outcome: "cancelled", var: {}, events: 10, usage: NO_USAGE });
     expect(port.calls[0]?.signal.aborted).toBe(true);
     expect(port.eventsOf("tool_").map((e) => e.type)).toEqual(["tool_call_started"]);
     expect(port.events.at(-1)).toMatchObject({ type: "run_finished", outcome: "cancelled" });
@@ -350,6 +369,6 @@ describe("stopping a run", () => {
       promptText(body("# T", "## Ask", lua("tools.call('slow/ask')"))),
       { port, catalog, stopSignal: stop.signal, signal: cancel.signal },
     );
-    expect(run.result).toEqual({ outcome: "cancelled", var: {}, events: 10 });
+    expect(run.result).toEqual({ outcome: "cancelled", var: {}, events: 10, usage: NO_USAGE });
   });
 });

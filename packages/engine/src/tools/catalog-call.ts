@@ -1,5 +1,6 @@
 import type { CatalogTool } from "@runvil/protocol";
 import { type JsonObject, ToolFailure } from "@runvil/sdk";
+import { noteToolCall } from "../models/sys-model";
 import type { Scope } from "../scope/scope";
 import { wrapUntrusted } from "../untrusted/envelope";
 import type { Entry } from "../walk/entry";
@@ -75,6 +76,7 @@ export async function dispatchCatalogCall(
 ): Promise<CatalogCallOutcome> {
   const { ctx, scope } = entry;
   scope.checkStop();
+  noteToolCall(entry);
   entry.tools.countDispatch(runToolsOf(ctx), call.tool.id);
   reportToolCallStarted(entry, catalogCallIdentity(call), call.arguments);
   const toolCall = ctx.options.effects.toolCall;

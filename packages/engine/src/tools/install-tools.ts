@@ -16,6 +16,7 @@ import {
   NEW_USERDATA_FIELD,
   YIELD_ACROSS_C_MESSAGE,
 } from "../lua";
+import { noteToolCall } from "../models/sys-model";
 import type { Entry } from "../walk/entry";
 import {
   type CatalogCall,
@@ -204,6 +205,7 @@ function toolsHost(entry: Entry): HostFunction {
         const alias = call.text(2) ?? "";
         const callId = call.text(3) ?? "";
         const turn = call.type(5) === "number" ? Number(call.integer(5) ?? 0) : scope.rounds;
+        noteToolCall(entry);
         scope.countDispatch(run, alias);
         const frame = { alias, callId, turn };
         scope.localCalls.push(frame);

@@ -1,6 +1,9 @@
 import type { LuaBlock, SectionItem } from "@runvil/parser";
 import type { EffectOrigin } from "@runvil/protocol";
-import type { LuaJsonObject } from "../lua";
+import { DEFAULT_LUA_MEMORY_BYTES, type LuaJsonObject, type SysHandle } from "../lua";
+import { MessageList } from "../messages/message-list";
+import { EntryModels } from "../models/entry-models";
+import { runModelsOf } from "../models/run-models";
 import { EMPTY_TEMPLATE, type ProseTemplate } from "../prose/template";
 import type { EventSource, RunContext } from "../run/run-context";
 import type { Scope } from "../scope/scope";
@@ -49,6 +52,12 @@ export class Entry {
   readonly tools = new ToolScope();
   /** Libraries whose load has started and not finished, innermost last. */
   readonly loading: string[] = [];
+  /** The section's conversation, behind `messages` (empty when the entry begins). */
+  readonly messages: MessageList;
+  /** The entry's model choice and whether its first tool call came (models). */
+  readonly models: EntryModels;
+  /** The entry's `sys` (set when the VM's `sys` is installed), for `sys.model`. */
+  sys: SysHandle | undefined;
   private effects = 0;
 
   constructor(ctx: RunContext, chain: Chain, section: number | null, args: string) {
@@ -65,6 +74,8 @@ export class Entry {
     this.items = owner.items;
     this.blocks = owner.blocks;
     this.source = { chain: chain.id, entry: this.id, section: this.name };
+    this.messages = new MessageList(ctx.options.luaMemoryBytes ?? DEFAULT_LUA_MEMORY_BYTES);
+    this.models = new EntryModels(runModelsOf(ctx).defaultRole);
   }
 
   /** Whether this entry is the H1 pass. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { failureOf } from "../test-support/failure";
 import { body, lua } from "../test-support/lua-fence";
+import { NO_USAGE } from "../test-support/no-usage";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt } from "../test-support/run-prompt";
 
@@ -28,6 +29,7 @@ describe("the walk", () => {
       result: null,
       var: { x: 1 },
       events: r.port.events.length,
+      usage: NO_USAGE,
     });
   });
 

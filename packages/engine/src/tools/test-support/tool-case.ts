@@ -1,6 +1,7 @@
 import type { DroppedTool, RunEvent, RunResult } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
 import { expect } from "vitest";
+import { bindScenarioRoles, type ScenarioModels } from "../../models/test-support/scripted-rounds";
 import { type Engine, loadEngine } from "../../run/engine";
 import { parseForTest } from "../../test-support/parse";
 import {
@@ -11,7 +12,15 @@ import {
 } from "./scenario-host";
 import { ToolPort } from "./tool-port";
 
-/** What a case expects (the keys of FORMAT.md `expect` that need no model). */
+/** What a case expects of one model request (FORMAT.md `expect.model_requests`). */
+export interface ModelRequestExpect {
+  /** The wire names advertised, in order. */
+  readonly tools?: readonly string[];
+  /** How many message records were sent. */
+  readonly messages?: number;
+}
+
+/** What a case expects (the keys of FORMAT.md `expect`). */
 export interface ToolCaseExpect {
   readonly result?: string;
   readonly result_matches?: string;
@@ -26,6 +35,9 @@ export interface ToolCaseExpect {
   readonly events?: readonly Readonly<Record<string, unknown>>[];
   readonly store?: Readonly<Record<string, string>>;
   readonly var?: JsonObject;
+  readonly checkpoints?: readonly string[];
+  /** Per model request, in order; `[]`: no model request was made. */
+  readonly model_requests?: readonly ModelRequestExpect[];
 }
 
 /** One case of a tools scenario file (FORMAT.md), with its prompt as lines. */
@@ -38,6 +50,8 @@ export interface ToolCase {
   readonly store?: Readonly<Record<string, string>>;
   readonly run?: { readonly name?: string; readonly seed?: number };
   readonly cancel_after_ms?: number;
+  /** The roles' bindings (default `scripted-model`) and the scripted replies. */
+  readonly models?: ScenarioModels;
   readonly expect: ToolCaseExpect;
 }
 
@@ -66,9 +80,19 @@ export async function runToolCase(c: ToolCase, extras: ToolCaseExtras = {}): Pro
     ...(c.operator === undefined ? {} : { operator: c.operator }),
     ...(c.web === undefined ? {} : { web: c.web }),
   });
-  const port = new ToolPort(prepared, c.store === undefined ? {} : { files: c.store });
+  const port = new ToolPort(prepared, {
+    ...(c.store === undefined ? {} : { files: c.store }),
+    ...(c.models?.replies === undefined ? {} : { replies: c.models.replies }),
+  });
   extras.configure?.(port);
-  const catalog = { ...prepared.catalog, dropped: extras.dropped ?? prepared.catalog.dropped };
+  const catalog = {
+    ...prepared.catalog,
+    dropped: extras.dropped ?? prepared.catalog.dropped,
+    models: bindScenarioRoles(
+      prompt.frontmatter.models.map((role) => role.label),
+      c.models?.bind,
+    ),
+  };
   const deadline = c.cancel_after_ms === undefined ? undefined : Date.now() + c.cancel_after_ms;
   const result = await (await engine).run(prompt, {
     effects: port,
@@ -120,6 +144,18 @@ export async function checkToolCase(c: ToolCase): Promise<ToolCaseRun> {
       while (at < port.events.length && !matches(port.events[at] as RunEvent, expected)) at++;
       expect(at, `event ${JSON.stringify(expected)} in order`).toBeLessThan(port.events.length);
       at++;
+    }
+  }
+  if (want.checkpoints !== undefined) expect(port.checkpoints()).toEqual(want.checkpoints);
+  if (want.model_requests !== undefined) {
+    const requests = port.rounds.requests;
+    expect(requests.length, "model requests").toBe(want.model_requests.length);
+    for (const [i, expected] of want.model_requests.entries()) {
+      const request = requests[i];
+      if (expected.tools !== undefined) {
+        expect(request?.tools.map((tool) => tool.name)).toEqual(expected.tools);
+      }
+      if (expected.messages !== undefined) expect(request?.messages.length).toBe(expected.messages);
     }
   }
   if (want.store !== undefined) expect(await port.files()).toMatchObject(want.store);

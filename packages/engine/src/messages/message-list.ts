@@ -1,0 +1,139 @@
+import type { JsonValue } from "@runvil/sdk";
+import { argumentError, DEFAULT_LUA_MEMORY_BYTES } from "../lua";
+import { type ConversationCheck, checkConversation, type StagedRecord } from "./conversation-check";
+import { contentBytes, type MessageRecord } from "./message-record";
+import { conversationTooLargeMessage } from "./messages-texts";
+
+/** A record as plain JSON data, with the field names Lua reads (`messages:copy()`). */
+export interface PlainRecord {
+  readonly role: MessageRecord["role"];
+  readonly content: string;
+  readonly tool_calls?: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly arguments: JsonValue;
+  }[];
+  readonly tool_call_id?: string;
+  readonly name?: string;
+}
+
+/** One record as plain JSON data (fields in the order messages.md lists them). */
+export function plainRecord(record: MessageRecord): PlainRecord {
+  switch (record.role) {
+    case "assistant":
+      return record.toolCalls === undefined || record.toolCalls.length === 0
+        ? { role: record.role, content: record.content }
+        : {
+            role: record.role,
+            content: record.content,
+            tool_calls: record.toolCalls.map(({ id, name, arguments: args }) => ({
+              id,
+              name,
+              arguments: args,
+            })),
+          };
+    case "tool":
+      return {
+        role: record.role,
+        content: record.content,
+        tool_call_id: record.toolCallId,
+        name: record.toolName,
+      };
+    default:
+      return { role: record.role, content: record.content };
+  }
+}
+
+function sizeOf(records: readonly MessageRecord[]): number {
+  let bytes = 0;
+  for (const record of records) bytes += contentBytes(record);
+  return bytes;
+}
+
+/**
+ * One section entry's conversation (docs/design/messages.md): the records, oldest first, behind
+ * the `messages` global. Empty when the entry begins; appends and replacements are all or
+ * nothing and keep the content under the byte cap (the VM's Lua memory limit). Records are
+ * immutable, so a round sends {@link records} as they stand.
+ */
+export class MessageList {
+  /** The cap on the content bytes of the whole list. */
+  readonly limit: number;
+  #records: MessageRecord[] = [];
+  #bytes = 0;
+  #staged: StagedRecord[] = [];
+
+  constructor(limit: number = DEFAULT_LUA_MEMORY_BYTES) {
+    this.limit = limit;
+  }
+
+  /** The records, oldest first (the list itself: read it, never keep it across a change). */
+  get records(): readonly MessageRecord[] {
+    return this.#records;
+  }
+
+  /** How many records the list holds. */
+  get length(): number {
+    return this.#records.length;
+  }
+
+  /** The UTF-8 bytes of every record's content. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The record at `index`, counted from 1 as Lua does; undefined outside 1..length. */
+  at(index: number): MessageRecord | undefined {
+    return Number.isInteger(index) && index >= 1 ? this.#records[index - 1] : undefined;
+  }
+
+  /**
+   * Appends records in order, all or none: past the byte cap it raises
+   * `messages: the conversation would exceed its {n}-byte limit` (kind lua) and changes nothing.
+   */
+  append(...records: readonly MessageRecord[]): void {
+    const bytes = this.#bytes + sizeOf(records);
+    this.checkSize(bytes);
+    this.#records.push(...records);
+    this.#bytes = bytes;
+  }
+
+  /** Replaces every record (a restore, a compaction), under the same cap as {@link append}. */
+  replace(records: readonly MessageRecord[]): void {
+    const bytes = sizeOf(records);
+    this.checkSize(bytes);
+    this.#records = [...records];
+    this.#bytes = bytes;
+  }
+
+  /** The list as plain JSON data, what `messages:copy()` and a compactor's `history` hold. */
+  copyPlain(): PlainRecord[] {
+    return this.#records.map(plainRecord);
+  }
+
+  /** Checks a conversation a Lua list gave, whole (see checkConversation). */
+  check(staged: readonly StagedRecord[]): ConversationCheck {
+    return checkConversation(staged);
+  }
+
+  /** Starts staging a Lua list's elements (the Lua side stages them one host call each). */
+  beginStaging(): void {
+    this.#staged = [];
+  }
+
+  /** Adds one staged element. */
+  stage(record: StagedRecord): void {
+    this.#staged.push(record);
+  }
+
+  /** The elements staged since {@link beginStaging}, handed over once. */
+  takeStaged(): readonly StagedRecord[] {
+    const staged = this.#staged;
+    this.#staged = [];
+    return staged;
+  }
+
+  private checkSize(bytes: number): void {
+    if (bytes > this.limit) throw argumentError(conversationTooLargeMessage(this.limit));
+  }
+}
