@@ -21,7 +21,8 @@ export interface InputRequest {
 /**
  * `runvil/input-broker`: waits for the operator's next message. Resolves with its text;
  * rejects with an Error whose message is model-safe (such as `the operator's window closed`),
- * keeping any deeper cause in `cause`.
+ * keeping any deeper cause in `cause`. The ask tool shows that message as its failure, so it
+ * follows the ToolFailure rule: the broker's own words, never text it did not write.
  */
 export interface InputBroker {
   ask(request: InputRequest): Promise<string>;
@@ -46,8 +47,10 @@ export interface SearchRequest {
 
 /**
  * `runvil/search-provider`: runs a web search. Resolves with the results, best first, or with
- * a ready text (a provider that already renders its results); rejects with an Error whose
- * message is model-safe.
+ * a ready text (a provider that already renders its results). Rejects with a ToolFailure whose
+ * message is model-safe (the ToolFailure rule: no text the search service wrote); web/search
+ * shows it after `web_search: `, and shows any other rejection as `web_search: the search
+ * failed`.
  */
 export interface SearchProvider {
   search(request: SearchRequest): Promise<readonly SearchResult[] | string>;

@@ -7,6 +7,16 @@ const BRAND: unique symbol = Symbol.for("runvil.ToolFailure");
  * and to the prompt's Lua (`tool call failure: {message}`), with any deeper cause kept out of
  * it. Throw it from a tool's `run`; pass the hidden cause as `cause` (it is logged, never shown).
  *
+ * **The message must carry no untrusted bytes.** The model reads it inside the run's untrusted
+ * envelope, but the prompt's Lua reads it outside (`tostring(err)`), and a prompt may pass it on
+ * anywhere. So write it yourself, in your own words: never quote text that a server, a page, a
+ * file, a model or another program wrote — a `Location` or other header, a reason phrase, an
+ * error page or response body, a library's exception message (which may hold any of those).
+ * What it may name: the caller's own arguments (such as the url it gave), numbers (a status, a
+ * limit) and your own fixed words. Put the untrusted detail in `cause`. If a message truly needs
+ * a piece of untrusted text, escape it and bound its length (and prefer not to). The official
+ * tools follow this rule (docs/design/web-pack.md, "Failure messages").
+ *
  * A tool that throws anything else fails too, but its message is replaced by a generic one
  * (`{wire name}: the tool failed`), because a stray exception's text is not known to be safe.
  */

@@ -8,6 +8,13 @@ export interface FetchOptions {
   readonly maxRedirects?: number;
   /** The User-Agent header sent (default {@link DEFAULT_USER_AGENT}). */
   readonly userAgent?: string;
+  /**
+   * Let fetches reach local and private network addresses: loopback, private ranges,
+   * link-local and cloud metadata, unique-local IPv6 (default false: public addresses only,
+   * docs/design/web-pack.md, "Address filtering"). For a Host that runs trusted prompts against a
+   * local development server; never for one that runs untrusted prompts on a server.
+   */
+  readonly allowPrivateNetwork?: boolean;
 }
 
 /** {@link FetchOptions} with every default filled in. */
@@ -52,5 +59,9 @@ export function resolveFetchOptions(
   }
   const userAgent = given.userAgent ?? DEFAULT_USER_AGENT;
   if (typeof userAgent !== "string") throw new TypeError(`${path}.userAgent must be a string`);
-  return { timeoutMs, maxBytes, maxRedirects, userAgent };
+  const allowPrivateNetwork = given.allowPrivateNetwork ?? false;
+  if (typeof allowPrivateNetwork !== "boolean") {
+    throw new TypeError(`${path}.allowPrivateNetwork must be true or false`);
+  }
+  return { timeoutMs, maxBytes, maxRedirects, userAgent, allowPrivateNetwork };
 }

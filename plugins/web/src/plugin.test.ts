@@ -37,11 +37,23 @@ describe("webPlugin", () => {
 
   it("hands its fetch options to web/fetch's HTTP backend", async () => {
     const { api, packs } = recordingApi();
-    await webPlugin.setup(api, { fetch: { maxBytes: 10 } });
+    await webPlugin.setup(api, { fetch: { maxBytes: 10, allowPrivateNetwork: true } });
     const fetchTool = packs[0]?.tools[0];
     await expect(fetchTool?.run({ url: `${server.base}/` }, toolContext())).rejects.toThrow(
       `web_fetch: the page at ${server.base}/ is larger than 10 bytes`,
     );
+  });
+
+  it("refuses local addresses unless its options allow them", async () => {
+    const { api, packs } = recordingApi();
+    await webPlugin.setup(api, { fetch: { maxBytes: 10 } });
+    const before = server.requests.length;
+    await expect(
+      packs[0]?.tools[0]?.run({ url: `${server.base}/` }, toolContext()),
+    ).rejects.toThrow(
+      `web_fetch: cannot fetch ${server.base}/: its address is on a local or private network, which web/fetch does not reach`,
+    );
+    expect(server.requests.length).toBe(before);
   });
 
   it.each([
@@ -58,6 +70,10 @@ describe("webPlugin", () => {
       "options.fetch.maxRedirects must be a whole number, 0 or more",
     ],
     [{ fetch: { userAgent: 1 } }, "options.fetch.userAgent must be a string"],
+    [
+      { fetch: { allowPrivateNetwork: "yes" } },
+      "options.fetch.allowPrivateNetwork must be true or false",
+    ],
   ])("refuses the options %j", (options, message) => {
     const { api } = recordingApi();
     expect(() => webPlugin.setup(api, options as never)).toThrow(message);

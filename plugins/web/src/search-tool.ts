@@ -51,8 +51,10 @@ export const SEARCH_FAILED_MESSAGE = "web_search: the search failed";
 /**
  * `web/search`: asks the run's `runvil/search-provider` for `query` (at most `limit` results) and
  * answers a provider's ready text unchanged, or its results rendered by
- * {@link renderSearchResults}; untrusted. A provider rejection becomes a ToolFailure with the
- * provider's message after `web_search: ` (kept as is when it already starts so).
+ * {@link renderSearchResults}; untrusted. A provider's ToolFailure becomes a ToolFailure with its
+ * message after `web_search: ` (kept as is when it already starts so); any other rejection is
+ * `web_search: the search failed`, the rejection kept as the hidden cause, because only a
+ * ToolFailure's message is known to be model-safe (a provider's Error may carry a server's text).
  */
 export const searchTool: ToolDefinition = defineTool({
   id: WEB_SEARCH_TOOL_ID,
@@ -93,9 +95,9 @@ function limitArgument(args: JsonObject): number {
 }
 
 function searchFailure(error: unknown): ToolFailure {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  if (message === "") return new ToolFailure(SEARCH_FAILED_MESSAGE, { cause: error });
-  if (ToolFailure.isInstance(error) && message.startsWith("web_search: ")) return error;
-  const text = message.startsWith("web_search: ") ? message : `web_search: ${message}`;
-  return new ToolFailure(text, { cause: error });
+  if (!ToolFailure.isInstance(error) || error.message === "") {
+    return new ToolFailure(SEARCH_FAILED_MESSAGE, { cause: error });
+  }
+  if (error.message.startsWith("web_search: ")) return error;
+  return new ToolFailure(`web_search: ${error.message}`, { cause: error });
 }

@@ -8,7 +8,12 @@ export const MISSING_URL_MESSAGE = "web_fetch: missing url argument";
 /** The call's url is not a string (the Harness's schema check normally refuses it first). */
 export const URL_NOT_STRING_MESSAGE = "web_fetch: the url argument must be a string";
 
-/** Every web/fetch failure, with its exact model-safe message. `url` is the url the call gave. */
+/**
+ * Every web/fetch failure, with its exact model-safe message. `url` is the url the call gave;
+ * nothing the server wrote (a Location, a content type, a reason phrase, a body) is ever quoted:
+ * a failure's message reaches Lua outside the untrusted envelope (tools chapter, "A bound tool
+ * fails in a script call"), so it must carry no untrusted bytes (docs/design/web-pack.md).
+ */
 export const fetchFailures = {
   invalidUrl: (url: string) => new ToolFailure(`web_fetch: not a valid URL: ${url}`),
   badScheme: (url: string) =>
@@ -19,11 +24,21 @@ export const fetchFailures = {
     new ToolFailure(
       `web_fetch: the page at ${url} answered HTTP ${statusLine(status)} without a Location header`,
     ),
-  redirectToInvalidUrl: (url: string, location: string) =>
-    new ToolFailure(`web_fetch: the page at ${url} redirected to an invalid URL: ${location}`),
-  redirectToBadScheme: (url: string, target: string) =>
+  redirectToInvalidUrl: (url: string) =>
+    new ToolFailure(`web_fetch: the page at ${url} redirected to an invalid URL`),
+  redirectToBadScheme: (url: string) =>
     new ToolFailure(
-      `web_fetch: the page at ${url} redirected to ${target}, which is not an http or https URL`,
+      `web_fetch: the page at ${url} redirected to a URL that is not an http or https URL`,
+    ),
+  refusedAddress: (url: string, cause: unknown) =>
+    new ToolFailure(
+      `web_fetch: cannot fetch ${url}: its address is on a local or private network, which web/fetch does not reach`,
+      { cause },
+    ),
+  redirectToRefusedAddress: (url: string, cause: unknown) =>
+    new ToolFailure(
+      `web_fetch: the page at ${url} redirected to an address on a local or private network, which web/fetch does not reach`,
+      { cause },
     ),
   redirectLoop: (url: string) =>
     new ToolFailure(`web_fetch: the page at ${url} redirects in a loop`),
@@ -35,7 +50,9 @@ export const fetchFailures = {
     new ToolFailure(`web_fetch: the page at ${url} is larger than ${maxBytes} bytes`),
   notText: (url: string, mediaType: string) =>
     new ToolFailure(
-      `web_fetch: the page at ${url} has content type ${mediaType}, which is not text`,
+      WELL_KNOWN_BINARY_TYPES.has(mediaType)
+        ? `web_fetch: the page at ${url} has content type ${mediaType}, which is not text`
+        : `web_fetch: the page at ${url} has a content type that is not text`,
     ),
   binaryWithoutType: (url: string) =>
     new ToolFailure(`web_fetch: the page at ${url} has no content type and is not text`),
@@ -49,6 +66,52 @@ export const fetchFailures = {
     return new ToolFailure(`web_fetch: could not reach ${url}${text}`, { cause });
   },
 };
+
+/**
+ * The binary media types a failure names. A content type is the server's text, so a failure
+ * names it only when it is one of these, our own list; any other is "a content type".
+ */
+const WELL_KNOWN_BINARY_TYPES = new Set([
+  "application/gzip",
+  "application/msword",
+  "application/octet-stream",
+  "application/pdf",
+  "application/vnd.ms-excel",
+  "application/vnd.ms-powerpoint",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.rar",
+  "application/wasm",
+  "application/x-7z-compressed",
+  "application/x-gzip",
+  "application/x-tar",
+  "application/zip",
+  "audio/aac",
+  "audio/flac",
+  "audio/mpeg",
+  "audio/ogg",
+  "audio/wav",
+  "audio/webm",
+  "font/otf",
+  "font/ttf",
+  "font/woff",
+  "font/woff2",
+  "image/avif",
+  "image/bmp",
+  "image/gif",
+  "image/heic",
+  "image/jpeg",
+  "image/png",
+  "image/tiff",
+  "image/vnd.microsoft.icon",
+  "image/webp",
+  "image/x-icon",
+  "video/mp4",
+  "video/ogg",
+  "video/quicktime",
+  "video/webm",
+]);
 
 /** Node's table of standard reason phrases, loaded at the first failed status. */
 let reasonPhrases: Readonly<Record<number, string | undefined>> | undefined;
@@ -99,7 +162,7 @@ function networkReason(error: unknown): string | undefined {
     if (typeof code === "string" && TLS_CODES.has(code)) {
       return "its TLS certificate could not be verified";
     }
-    if (current.message === "bad port") return "fetching from that port is not allowed";
+    if (code === "ERUNVIL_BAD_PORT") return "fetching from that port is not allowed";
     current = current.cause;
   }
   return undefined;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { ToolFailure } from "@runvil/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startServer } from "../test-support/local-server";
@@ -114,6 +115,28 @@ beforeAll(async () => {
     if (path === "/stream/8mib") return stream(response, 8_388_608);
     if (path === "/stream/8mib+1") return stream(response, 8_388_609);
     if (path === "/agent") return send(response, "text/plain", request.headers["user-agent"] ?? "");
+    if (path.startsWith("/coded/")) {
+      const coding = decodeURIComponent(path.slice("/coded/".length));
+      const body = Buffer.from(`coded with ${coding}`);
+      const coded =
+        coding === "gzip"
+          ? gzipSync(body)
+          : coding === "br"
+            ? brotliCompressSync(body)
+            : coding === "deflate"
+              ? deflateSync(body)
+              : coding === "gzip, br"
+                ? brotliCompressSync(gzipSync(body))
+                : body;
+      response.writeHead(200, {
+        "content-type": "text/plain",
+        "content-encoding": coding === "broken" ? "gzip" : coding,
+      });
+      return response.end(coded);
+    }
+    if (path === "/encodings") {
+      return send(response, "text/plain", request.headers["accept-encoding"] ?? "");
+    }
     response.writeHead(500);
     response.end();
   });
@@ -124,6 +147,9 @@ afterAll(async () => {
 });
 
 const signal = (): AbortSignal => new AbortController().signal;
+
+/** The test server is on 127.0.0.1: these tests opt in to local addresses. */
+const LOCAL = { allowPrivateNetwork: true } as const;
 
 async function failure(promise: Promise<unknown>): Promise<string> {
   try {
@@ -136,7 +162,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 }
 
 describe("createHttpBackend: bodies", () => {
-  const backend = createHttpBackend();
+  const backend = createHttpBackend(LOCAL);
 
   it("turns an HTML page into readable text without scripts or styles", async () => {
     const text = await backend.fetchPage(`${server.base}/page`, signal());
@@ -183,17 +209,35 @@ describe("createHttpBackend: bodies", () => {
     }
   });
 
+  it("undoes gzip, deflate and br content codings, and asks for them", async () => {
+    for (const coding of ["gzip", "deflate", "br"]) {
+      expect(await backend.fetchPage(`${server.base}/coded/${coding}`, signal())).toBe(
+        `coded with ${coding}`,
+      );
+    }
+    expect(await backend.fetchPage(`${server.base}/coded/gzip,%20br`, signal())).toBe(
+      "coded with gzip, br",
+    );
+    expect(await backend.fetchPage(`${server.base}/coded/compress`, signal())).toBe(
+      "coded with compress",
+    );
+    expect(await backend.fetchPage(`${server.base}/encodings`, signal())).toBe("gzip, deflate, br");
+    expect(await failure(backend.fetchPage(`${server.base}/coded/broken`, signal()))).toBe(
+      `web_fetch: could not reach ${server.base}/coded/broken`,
+    );
+  });
+
   it("sends the default User-Agent, or the configured one", async () => {
     expect(await backend.fetchPage(`${server.base}/agent`, signal())).toBe(
       "Mozilla/5.0 (compatible; runvil-web/0; +web/fetch)",
     );
-    const custom = createHttpBackend({ userAgent: "my-agent/1" });
+    const custom = createHttpBackend({ ...LOCAL, userAgent: "my-agent/1" });
     expect(await custom.fetchPage(`${server.base}/agent`, signal())).toBe("my-agent/1");
   });
 });
 
 describe("createHttpBackend: HTTP errors and URLs", () => {
-  const backend = createHttpBackend();
+  const backend = createHttpBackend(LOCAL);
 
   it("fails on 4xx and 5xx with the status and its standard reason phrase", async () => {
     expect(await failure(backend.fetchPage(`${server.base}/missing`, signal()))).toBe(
@@ -219,6 +263,14 @@ describe("createHttpBackend: HTTP errors and URLs", () => {
     );
   });
 
+  it("refuses the ports fetch never uses, before connecting", async () => {
+    for (const url of ["http://mail.example:25/", "http://irc.example:6667/x"]) {
+      expect(await failure(backend.fetchPage(url, signal()))).toBe(
+        `web_fetch: could not reach ${url}: fetching from that port is not allowed`,
+      );
+    }
+  });
+
   it("names a refused connection", async () => {
     const closed = await startServer(() => {});
     const url = `${closed.base}/`;
@@ -230,7 +282,7 @@ describe("createHttpBackend: HTTP errors and URLs", () => {
 });
 
 describe("createHttpBackend: redirects", () => {
-  const backend = createHttpBackend();
+  const backend = createHttpBackend(LOCAL);
 
   it("follows a redirect chain (relative and absolute, 301/302/307) to the page", async () => {
     expect(await backend.fetchPage(`${server.base}/start`, signal())).toBe(
@@ -246,11 +298,11 @@ describe("createHttpBackend: redirects", () => {
   });
 
   it("honours maxRedirects, 0 included", async () => {
-    const none = createHttpBackend({ maxRedirects: 0 });
+    const none = createHttpBackend({ ...LOCAL, maxRedirects: 0 });
     expect(await failure(none.fetchPage(`${server.base}/chain/1`, signal()))).toBe(
       `web_fetch: the page at ${server.base}/chain/1 redirected more than 0 times`,
     );
-    const one = createHttpBackend({ maxRedirects: 1 });
+    const one = createHttpBackend({ ...LOCAL, maxRedirects: 1 });
     expect(await one.fetchPage(`${server.base}/chain/1`, signal())).toBe("end of chain");
     expect(await failure(one.fetchPage(`${server.base}/chain/2`, signal()))).toBe(
       `web_fetch: the page at ${server.base}/chain/2 redirected more than 1 time`,
@@ -267,7 +319,7 @@ describe("createHttpBackend: redirects", () => {
 
   it("checks every hop's scheme", async () => {
     expect(await failure(backend.fetchPage(`${server.base}/to-ftp`, signal()))).toBe(
-      `web_fetch: the page at ${server.base}/to-ftp redirected to ftp://files.example/readme, which is not an http or https URL`,
+      `web_fetch: the page at ${server.base}/to-ftp redirected to a URL that is not an http or https URL`,
     );
   });
 
@@ -280,7 +332,7 @@ describe("createHttpBackend: redirects", () => {
 
 describe("createHttpBackend: limits and cancellation", () => {
   it("times out a server that never answers", async () => {
-    const backend = createHttpBackend({ timeoutMs: 150 });
+    const backend = createHttpBackend({ ...LOCAL, timeoutMs: 150 });
     expect(await failure(backend.fetchPage(`${server.base}/hang`, signal()))).toBe(
       `web_fetch: the page at ${server.base}/hang did not load within 150 ms`,
     );
@@ -290,7 +342,7 @@ describe("createHttpBackend: limits and cancellation", () => {
     const controller = new AbortController();
     onHang = () => controller.abort();
     try {
-      const backend = createHttpBackend();
+      const backend = createHttpBackend(LOCAL);
       expect(await failure(backend.fetchPage(`${server.base}/hang`, controller.signal))).toBe(
         `web_fetch: the fetch of ${server.base}/hang was cancelled`,
       );
@@ -304,13 +356,13 @@ describe("createHttpBackend: limits and cancellation", () => {
     controller.abort();
     const before = server.requests.length;
     expect(
-      await failure(createHttpBackend().fetchPage(`${server.base}/page`, controller.signal)),
+      await failure(createHttpBackend(LOCAL).fetchPage(`${server.base}/page`, controller.signal)),
     ).toBe(`web_fetch: the fetch of ${server.base}/page was cancelled`);
     expect(server.requests.length).toBe(before);
   });
 
   it("stops reading a streamed body past maxBytes", async () => {
-    const backend = createHttpBackend({ maxBytes: 1000 });
+    const backend = createHttpBackend({ ...LOCAL, maxBytes: 1000 });
     expect(await backend.fetchPage(`${server.base}/stream/exact`, signal())).toBe("x".repeat(1000));
     expect(await failure(backend.fetchPage(`${server.base}/stream/small`, signal()))).toBe(
       `web_fetch: the page at ${server.base}/stream/small is larger than 1000 bytes`,
@@ -318,14 +370,14 @@ describe("createHttpBackend: limits and cancellation", () => {
   });
 
   it("refuses a declared Content-Length past maxBytes without reading", async () => {
-    const backend = createHttpBackend({ maxBytes: 1000 });
+    const backend = createHttpBackend({ ...LOCAL, maxBytes: 1000 });
     expect(await failure(backend.fetchPage(`${server.base}/big-declared`, signal()))).toBe(
       `web_fetch: the page at ${server.base}/big-declared is larger than 1000 bytes`,
     );
   });
 
   it("caps a body at 8,388,608 bytes by default", async () => {
-    const backend = createHttpBackend();
+    const backend = createHttpBackend(LOCAL);
     expect((await backend.fetchPage(`${server.base}/stream/8mib`, signal())).length).toBe(
       8_388_608,
     );

@@ -32,6 +32,25 @@ export async function readCappedBody(
   return { ok: true, bytes: concat(chunks, total) };
 }
 
+/**
+ * Reads a body given as chunks (a Node stream), stopping as soon as more than `maxBytes` bytes
+ * have arrived: leaving the loop early ends the stream, so a huge or endless body costs at most
+ * `maxBytes` of memory.
+ */
+export async function readCappedChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<CappedBody> {
+  const kept: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > maxBytes) return { ok: false, tooLarge: true };
+    kept.push(chunk);
+  }
+  return { ok: true, bytes: concat(kept, total) };
+}
+
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
   const bytes = new Uint8Array(total);

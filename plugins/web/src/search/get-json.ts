@@ -1,3 +1,4 @@
+import { ToolFailure } from "@runvil/sdk";
 import { duration } from "../duration";
 import { readCappedBody } from "../http/read-body";
 
@@ -15,11 +16,12 @@ export interface JsonRequest {
 }
 
 /** A failure whose message was written here, model-safe. */
-class ServiceFailure extends Error {}
+class ServiceFailure extends ToolFailure {}
 
 /**
- * GETs a JSON answer from a search service. Rejects with an Error whose message is model-safe
- * (it never names the service's URL or key): `the search service could not be reached`,
+ * GETs a JSON answer from a search service. Rejects with a ToolFailure whose message is
+ * model-safe (it never names the service's URL or key, nor quotes anything the service sent):
+ * `the search service could not be reached`,
  * `the search timed out after 20 seconds`, `the search was cancelled`, the `statusReason` of an
  * HTTP error status, `the search service's answer is too large` (over 8 MiB) or
  * `the search service's answer is not JSON`.
@@ -42,13 +44,13 @@ export async function getJson(request: JsonRequest): Promise<unknown> {
     }
   } catch (error) {
     if (error instanceof ServiceFailure) throw error;
-    if (request.signal.aborted) throw new Error("the search was cancelled", { cause: error });
+    if (request.signal.aborted) throw new ToolFailure("the search was cancelled", { cause: error });
     if (timeout.aborted) {
-      throw new Error(`the search timed out after ${duration(request.timeoutMs)}`, {
+      throw new ToolFailure(`the search timed out after ${duration(request.timeoutMs)}`, {
         cause: error,
       });
     }
-    throw new Error("the search service could not be reached", { cause: error });
+    throw new ToolFailure("the search service could not be reached", { cause: error });
   }
 }
 
