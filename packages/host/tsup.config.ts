@@ -1,7 +1,9 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // `input-file`: reading prompt and scenario files without loading the Host (the CLI's main
+  // thread reads the prompt before its worker loads anything).
+  entry: { index: "src/index.ts", "input-file": "src/files/read-input-file.ts" },
   format: ["esm"],
   dts: true,
   clean: true,

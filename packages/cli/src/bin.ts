@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFile } from "node:fs/promises";
+import { readInputFile } from "@runvil/host/input-file";
 import type { InputBroker } from "@runvil/sdk";
 import { discardPrestartedRunWorker, prestartRunWorker } from "./worker/prestart";
 
@@ -13,7 +13,7 @@ let broker: InputBroker | undefined;
 const code = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFile(path),
+  readFile: async (path) => readInputFile(path, { what: "a prompt file" }),
   stderrIsTTY: process.stderr.isTTY === true,
   onInterrupt: (listener) => {
     process.on("SIGINT", listener);

@@ -230,7 +230,7 @@ describe("runvil check", () => {
     const io = memoryIo({ "demo.md": good });
     expect(await runCli(["check", "demo.md", "--config", "no-such-config.json"], io)).toBe(1);
     expect(io.err).toMatch(
-      /^demo\.md: Host error: no-such-config\.json: cannot read the file: ENOENT/,
+      /^demo\.md: Host error: no-such-config\.json: cannot read the file: no such file/,
     );
   });
 

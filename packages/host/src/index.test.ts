@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as inputFile from "./files/read-input-file";
 import * as host from "./index";
 
 describe("@runvil/host entry point", () => {
@@ -7,6 +8,8 @@ describe("@runvil/host entry point", () => {
       "HOST_CONFIG_FILE",
       "HostConfigError",
       "HostSetupError",
+      "InputFileError",
+      "MAX_INPUT_FILE_BYTES",
       "NOTICE_HEADER",
       "REASON_TOOL_ESCAPES_PACK",
       "ServiceMap",
@@ -14,8 +17,17 @@ describe("@runvil/host entry point", () => {
       "findHostConfig",
       "loadHostConfig",
       "modelPortFor",
+      "readInputFile",
       "toolDispatcherFor",
     ]);
     expect(host.HOST_CONFIG_FILE).toBe("runvil.config.json");
+  });
+
+  it("exports the input-file subpath's values (@runvil/host/input-file)", () => {
+    expect(Object.keys(inputFile).sort()).toEqual([
+      "InputFileError",
+      "MAX_INPUT_FILE_BYTES",
+      "readInputFile",
+    ]);
   });
 });

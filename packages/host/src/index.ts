@@ -5,6 +5,13 @@ export {
   loadHostConfig,
 } from "./config/load-host-config";
 export { HOST_CONFIG_FILE } from "./config/parse-host-config";
+export {
+  InputFileError,
+  type InputFileOptions,
+  type InputFileProblem,
+  MAX_INPUT_FILE_BYTES,
+  readInputFile,
+} from "./files/read-input-file";
 export { createHost, type Host, type HostPack } from "./host";
 export type { HostOptions, PluginEntry, PrepareRunOptions } from "./host-options";
 export { HostSetupError } from "./host-setup-error";

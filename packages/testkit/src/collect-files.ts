@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { InputFileError } from "@runvil/host";
 
 /** Extensions of scenario files found in directories. */
 export const SCENARIO_EXTENSIONS = [".yaml", ".yml"] as const;
@@ -16,10 +17,17 @@ export class ScenarioPathError extends Error {
     super(message);
   }
 
-  /** Wraps a Node.js file system error for `path` in a clear message. */
+  /** Wraps a Node.js file system error (or a refused input file) for `path` in a clear message. */
   static fromFsError(path: string, error: unknown): ScenarioPathError {
+    if (error instanceof InputFileError && error.problem !== "not_found") {
+      return new ScenarioPathError(path, `cannot read ${path}: ${error.detail}`);
+    }
     const code =
-      typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+      error instanceof InputFileError
+        ? "ENOENT"
+        : typeof error === "object" && error !== null && "code" in error
+          ? error.code
+          : undefined;
     if (code === "ENOENT") return new ScenarioPathError(path, `no such file or directory: ${path}`);
     if (code === "EACCES" || code === "EPERM") {
       return new ScenarioPathError(path, `permission denied: ${path}`);

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readInputFile } from "@runvil/host";
 import { LineCounter, parseDocument } from "yaml";
 import { ScenarioPathError } from "./collect-files";
 import { type IssueSink, isPlainObject, readMapping, requireKeys } from "./field-reader";
@@ -15,16 +15,20 @@ export interface ScenarioSource {
   path: string;
 }
 
+// As readFileSync(path, "utf8") decoded: bad bytes become U+FFFD, a BOM is kept.
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /**
  * Loads a scenario file from disk (a path) or from memory (`{ text, path }`) and checks it
  * against the format. Throws {@link ScenarioFormatError} listing every problem, or
- * {@link ScenarioPathError} when the file cannot be read.
+ * {@link ScenarioPathError} when the file cannot be read: a scenario file is a regular file of
+ * at most 8 MiB (`readInputFile`, docs/testing.md).
  */
 export function loadScenarioFile(source: string | ScenarioSource): ScenarioFile {
   if (typeof source !== "string") return parseScenarioText(source.text, source.path);
   let text: string;
   try {
-    text = readFileSync(source, "utf8");
+    text = UTF8.decode(readInputFile(source, { what: "a scenario file" }));
   } catch (error) {
     throw ScenarioPathError.fromFsError(source, error);
   }

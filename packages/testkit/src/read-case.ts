@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { InputFileError, readInputFile } from "@runvil/host";
 import {
   field,
   has,
@@ -114,7 +114,10 @@ export function readCase(
   return scenarioCase;
 }
 
-/** Reads a case's `prompt_file`, reporting a file that cannot be read at that key. */
+// As readFileSync(path, "utf8") decoded: bad bytes become U+FFFD, a BOM is kept.
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Reads a case's `prompt_file` (a regular file of at most 8 MiB), reporting one that cannot be read at that key. */
 function readPromptFile(
   sink: IssueSink,
   path: KeyPath,
@@ -122,15 +125,9 @@ function readPromptFile(
   absolute: string,
 ): string | undefined {
   try {
-    return readFileSync(absolute, "utf8");
+    return UTF8.decode(readInputFile(absolute, { what: "a prompt file" }));
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "";
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code || String(error);
+    const why = error instanceof InputFileError ? error.detail : String(error);
     sink(path, `cannot read ${written}: ${why}`);
     return undefined;
   }

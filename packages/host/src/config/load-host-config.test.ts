@@ -183,7 +183,7 @@ describe("loadHostConfig", () => {
   it("names the file as given when it cannot be read or checked", async () => {
     const missing = join(root, "nowhere", "runvil.config.json");
     await expect(loadHostConfig(missing)).rejects.toThrow(
-      `${missing}: cannot read the file: ENOENT`,
+      `${missing}: cannot read the file: no such file`,
     );
     const file = write("bad/runvil.config.json", '{"plugins":[{"module":7}]}');
     await expect(loadHostConfig(file)).rejects.toThrow(

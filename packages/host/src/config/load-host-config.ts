@@ -1,11 +1,15 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { InputFileError, readInputFile } from "../files/read-input-file";
 import type { HostOptions, PluginEntry } from "../host-options";
 import { HostConfigError } from "./host-config-error";
 import { HOST_CONFIG_FILE, type PluginConfig, parseHostConfig } from "./parse-host-config";
 import { pluginExport } from "./plugin-export";
 import { ModuleNotFound, resolveModule } from "./resolve-module";
+
+/** As readFile(file, "utf8") decoded: bad bytes become U+FFFD, a BOM is kept. */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Options of {@link loadHostConfig}. */
 export interface LoadHostConfigOptions {
@@ -71,9 +75,9 @@ export async function loadHostConfig(
 ): Promise<HostOptions> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = UTF8.decode(readInputFile(file, { what: "a configuration file" }));
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = error instanceof InputFileError ? error.detail : String(error);
     throw new HostConfigError(file, `cannot read the file: ${detail}`, { cause: error });
   }
   const config = parseHostConfig(file, text);
