@@ -134,6 +134,12 @@ beforeAll(async () => {
       });
       return response.end(coded);
     }
+    if (path === "/reset") {
+      response.writeHead(200, { "content-type": "text/plain", "content-length": "100000" });
+      response.write("x".repeat(1000));
+      setTimeout(() => response.socket?.destroy(), 20);
+      return;
+    }
     if (path === "/encodings") {
       return send(response, "text/plain", request.headers["accept-encoding"] ?? "");
     }
@@ -260,6 +266,12 @@ describe("createHttpBackend: HTTP errors and URLs", () => {
   it("refuses a url that is not a URL", async () => {
     expect(await failure(backend.fetchPage("www.lua.org", signal()))).toBe(
       "web_fetch: not a valid URL: www.lua.org",
+    );
+  });
+
+  it("fails a body that breaks off, as a network error", async () => {
+    expect(await failure(backend.fetchPage(`${server.base}/reset`, signal()))).toBe(
+      `web_fetch: could not reach ${server.base}/reset: the connection was closed unexpectedly`,
     );
   });
 

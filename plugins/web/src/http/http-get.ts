@@ -81,13 +81,18 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpResponse
       agent: false,
       lookup: policyLookup(options.policy),
     });
-    request.once("error", reject);
+    // Kept for the whole request: an error after the response (a reset mid-body) must find a
+    // listener (the body's reader sees it as its stream's error).
+    request.on("error", reject);
     request.once("response", (response) => resolve(wrap(response)));
     request.end();
   });
 }
 
 function wrap(response: IncomingMessage): HttpResponse {
+  // A body that breaks off before it is read must not be an unhandled 'error': the reader gets it
+  // from the destroyed stream.
+  response.on("error", () => {});
   return {
     status: response.statusCode ?? 0,
     header(name) {
