@@ -20,7 +20,7 @@ function stopCase(uses: string, lua: string, extra: string) {
   return scenarioCase;
 }
 
-/** A Pack `acme/slow` whose tool survives a stop and answers `late` 300 ms after it is called. */
+/** A Pack `acme/slow` whose tool survives a stop and answers `late` 900 ms after it is called. */
 const slowPlugin = definePlugin({
   name: "acme-slow",
   setup(api) {
@@ -36,7 +36,7 @@ const slowPlugin = definePlugin({
             parameters: { type: "object", properties: {} },
             trust: "trusted",
             survivesStop: true,
-            run: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 300)),
+            run: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 900)),
           },
         ],
       }),
@@ -102,7 +102,7 @@ describe("stop_after_ms", () => {
       stopCase(
         "acme/slow",
         "local text = tools.call('slow/answer')\nlog('after ' .. text)\nreturn text",
-        `    stop_after_ms: 100
+        `    stop_after_ms: 250
     expect:
       outcome: cancelled
       checkpoints: []
