@@ -38,6 +38,18 @@ export interface EngineErrorOptions {
    * Lua (it is not a field) and survives a re-raise of the exact value.
    */
   readonly quota?: boolean;
+  /**
+   * The run error kind the Engine ends the run with when the value is uncaught, instead of the
+   * one its kind maps to (an `internal` failure of a model round ends it as `Completion`). A
+   * name the Engine defines; this package only carries it, with the value in Lua (not a field)
+   * through every re-raise of the exact value, like the quota mark.
+   */
+  readonly runErrorKind?: string;
+  /**
+   * A cause text the run error carries when the value ends the run uncaught (the model round a
+   * failure came from). Carried like {@link runErrorKind}.
+   */
+  readonly causeText?: string;
 }
 
 /**
@@ -53,6 +65,10 @@ export class EngineError extends Error {
   readonly fields: ErrorFields;
   /** Whether this is an exhausted-quota refusal (see EngineErrorOptions.quota). */
   readonly quota: boolean;
+  /** The run error kind it ends the run with when uncaught, if not its kind's (see EngineErrorOptions). */
+  readonly runErrorKind: string | undefined;
+  /** The cause text the run error carries when it is uncaught (see EngineErrorOptions). */
+  readonly causeText: string | undefined;
 
   /**
    * @param kind the error kind
@@ -71,6 +87,8 @@ export class EngineError extends Error {
     this.kind = kind;
     this.fields = fields;
     this.quota = options.quota === true;
+    this.runErrorKind = options.runErrorKind;
+    this.causeText = options.causeText;
   }
 }
 

@@ -1,7 +1,7 @@
 import { EngineError } from "../lua";
 import { userRecord } from "../messages/message-record";
 import type { Entry } from "../walk/entry";
-import { runModelRound } from "./model-round";
+import { roundError, runModelRound } from "./model-round";
 import { EMPTY_INFER_REPLY_MESSAGE } from "./models-texts";
 import type { ModelRole } from "./run-models";
 
@@ -14,16 +14,17 @@ import type { ModelRole } from "./run-models";
  * calls in the reply are ignored.
  */
 export async function inferText(entry: Entry, role: ModelRole, prompt: string): Promise<string> {
-  const { reply } = await runModelRound(entry, {
+  const { reply, turn } = await runModelRound(entry, {
     role,
     via: "infer",
     records: [userRecord(prompt)],
     tools: [],
   });
   if (reply.text.trim() === "") {
-    throw new EngineError("empty_model_reply", EMPTY_INFER_REPLY_MESSAGE, {
+    const empty = new EngineError("empty_model_reply", EMPTY_INFER_REPLY_MESSAGE, {
       finish_reason: reply.finishReason === "" ? "unknown" : reply.finishReason,
     });
+    throw roundError(entry, turn, role, empty);
   }
   return reply.text;
 }

@@ -13,6 +13,7 @@ import {
   precheckMessage,
   replyTooLargeMessage,
   replyTooManyCallsMessage,
+  roundCauseText,
   unboundRoleMessage,
 } from "./models-texts";
 import { roundFailure } from "./round-failure";
@@ -52,6 +53,24 @@ export function precheck(binding: RunModelRole, estimate: number): PrecheckRefus
   return estimate + reserve > binding.contextWindow ? { estimate, reserve } : undefined;
 }
 
+/**
+ * A round's error as Lua raises it: with the cause an uncaught failure carries (`model round
+ * {turn} of section {section} on {model} (role {label})`), and `internal` ending the run as
+ * `Completion` (docs/design/outcomes.md: the model did not complete).
+ */
+export function roundError(
+  entry: Entry,
+  turn: number,
+  role: ModelRole,
+  error: EngineError,
+): EngineError {
+  const causeText = roundCauseText(turn, entry.name, role.binding?.model ?? "", role.label);
+  return new EngineError(error.kind, error.message, error.fields, {
+    causeText,
+    ...(error.kind === "internal" ? { runErrorKind: "Completion" } : {}),
+  });
+}
+
 /** A reply that has the shape a ModelReply promises (the Harness checks a provider's in full). */
 function isReply(value: unknown): value is ModelReply {
   if (value === null || typeof value !== "object") return false;
@@ -87,7 +106,10 @@ function replyLimitProblem(reply: ModelReply): string | undefined {
  * - `context_exhausted` reason `precheck` before any request, with `context_precheck_failed`;
  * - the provider's failure (round-failure.ts), with `model_turn_failed`;
  * - `internal` for a reply past its limits, with `model_reply_refused` after the turn completed;
- * - `internal` for a role the run did not bind, or a port without `modelRound`.
+ * - `internal` for a port without `modelRound`, or a role the run did not bind.
+ *
+ * Each error but the last carries the round's cause, and an `internal` one ends the run as
+ * `Completion` when uncaught (see {@link roundError}).
  *
  * The round's number is the entry's rounds so far + 1; it counts at completion, so a failed
  * attempt and its retry share a number. The effect id is taken when the request is made (a
@@ -103,6 +125,7 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
   if (binding === undefined) throw new EngineError("internal", unboundRoleMessage(role.label));
   const turn = entry.tools.rounds + 1;
   const { model } = binding;
+  const fail = (error: EngineError): EngineError => roundError(entry, turn, role, error);
   const estimate = estimateRequest({ system: binding.system, records, tools });
   const refusal = precheck(binding, estimate);
   if (refusal !== undefined) {
@@ -119,10 +142,10 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
       binding.contextWindow,
       model,
     );
-    throw new EngineError("context_exhausted", message, { reason: "precheck" });
+    throw fail(new EngineError("context_exhausted", message, { reason: "precheck" }));
   }
   const port = ctx.options.effects;
-  if (port.modelRound === undefined) throw new EngineError("internal", NO_MODEL_PORT_MESSAGE);
+  if (port.modelRound === undefined) throw fail(new EngineError("internal", NO_MODEL_PORT_MESSAGE));
   const effect = entry.nextEffectId();
   ctx.emit(entry.source, "model_turn_started", {
     turn,
@@ -151,7 +174,7 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
     });
   } catch (error) {
     if (scope.ending !== undefined) throw error;
-    const failure = roundFailure(error, model);
+    const failure = fail(roundFailure(error, model));
     const reason = failure.fields.reason;
     ctx.emit(entry.source, "model_turn_failed", {
       turn,
@@ -166,7 +189,7 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
   }
   scope.checkStop();
   if (!isReply(reply)) {
-    const failure = new EngineError("internal", genericRoundFailureMessage(model));
+    const failure = fail(new EngineError("internal", genericRoundFailureMessage(model)));
     ctx.emit(entry.source, "model_turn_failed", {
       turn,
       role: role.label,
@@ -195,7 +218,7 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
   const problem = replyLimitProblem(reply);
   if (problem !== undefined) {
     ctx.emit(entry.source, "model_reply_refused", { turn, message: problem });
-    throw new EngineError("internal", problem);
+    throw fail(new EngineError("internal", problem));
   }
   return { turn, reply };
 }

@@ -408,17 +408,126 @@ return tools.call('grab', { value = 'v' })`,
 });
 
 describe("an uncaught model failure", () => {
-  it("ends the run with its kind's run error kind", async () => {
-    const run = await runModelPrompt(modelPrompt("models.use('writer') return models.infer('x')"), {
-      models: {
-        replies: [{ fail: { kind: "context_exhausted", message: "context window exceeded" } }],
-      },
+  const cause = "model round 1 of section Main on m-1 (role writer)";
+
+  async function failure(lua: string, replies: NonNullable<ModelRunOptions["models"]>["replies"]) {
+    const run = await runModelPrompt(modelPrompt(`models.use('writer')\n${lua}`), {
+      models: { bind: { writer: "m-1" }, ...(replies === undefined ? {} : { replies }) },
     });
     const error = failureOf(run);
-    expect([error.kind, headline(error), error.value]).toEqual([
-      "ContextExhausted",
-      "context window exceeded",
-      { kind: "context_exhausted", fields: { reason: "provider" } },
+    return { kind: error.kind, message: headline(error), causes: error.causes, value: error.value };
+  }
+
+  it("ends the run as ContextExhausted with its reason and the round as its cause", async () => {
+    expect(
+      await failure("return models.infer('x')", [
+        { fail: { kind: "context_exhausted", message: "context window exceeded" } },
+      ]),
+    ).toEqual({
+      kind: "ContextExhausted",
+      message: "context window exceeded",
+      causes: [cause],
+      value: { kind: "context_exhausted", fields: { reason: "provider" } },
+    });
+  });
+
+  it("ends the run as Completion for a provider's internal failure, also re-raised", async () => {
+    const expected = {
+      kind: "Completion",
+      message: "model is down",
+      causes: [cause],
+      value: { kind: "internal", fields: {} },
+    };
+    const down = [{ fail: { kind: "internal" as const, message: "model is down" } }];
+    expect(await failure("models.infer('x')", down)).toEqual(expected);
+    expect(
+      await failure(
+        "local ok, err = pcall(models.infer, 'x')\nstore.write('log.md', err.kind)\nerror(err, 0)",
+        down,
+      ),
+    ).toEqual(expected);
+  });
+
+  it("ends the run as Completion for any other rejection and for a refused reply", async () => {
+    expect(await failure("models.infer('x')", [{ throw: "socket hang up" }])).toMatchObject({
+      kind: "Completion",
+      message: "m-1: the model round failed",
+      causes: [cause],
+    });
+    expect(await failure("models.infer('x')", [{ text: "x".repeat(8_388_609) }])).toMatchObject({
+      kind: "Completion",
+      message: "the model's reply is 8388609 bytes, over the 8388608-byte limit",
+      causes: [cause],
+    });
+  });
+
+  it("ends the run as Completion for an empty reply, with its finish reason", async () => {
+    expect(await failure("models.infer('x')", [{ empty: { finish_reason: "length" } }])).toEqual({
+      kind: "Completion",
+      message: "empty model reply",
+      causes: [cause],
+      value: { kind: "empty_model_reply", fields: { finish_reason: "length" } },
+    });
+  });
+
+  it("names the round that failed", async () => {
+    expect(
+      await failure("models.infer('a')\nmodels.infer('b')", [
+        { text: "a" },
+        { fail: { kind: "internal", message: "down" } },
+      ]),
+    ).toMatchObject({ causes: ["model round 2 of section Main on m-1 (role writer)"] });
+  });
+
+  it("keeps its kind and cause when a called section's failure reaches the caller", async () => {
+    const run = await runModelPrompt(
+      [
+        "---",
+        "name: t",
+        "description: t",
+        "runvil: 0",
+        "models:",
+        "  writer: {}",
+        "---",
+        "",
+        "# T",
+        "",
+        "## Main",
+        "",
+        "```lua",
+        "call('### Leaf')",
+        "```",
+        "",
+        "### Leaf",
+        "",
+        "```lua",
+        "models.use('writer')",
+        "models.infer('x')",
+        "```",
+        "",
+      ].join("\n"),
+      { models: { replies: [{ fail: { kind: "internal", message: "model is down" } }] } },
+    );
+    const error = failureOf(run);
+    expect([error.kind, headline(error), error.causes]).toEqual([
+      "Completion",
+      "model is down",
+      ["model round 1 of section Leaf on scripted-model (role writer)"],
+    ]);
+  });
+
+  it("leaves an internal failure that is no model round's a Lua failure", async () => {
+    const run = await runModelPrompt(
+      modelPrompt("local c = models.get('critic') c:infer('x')", {
+        roles: "  writer: {}\n  critic: {}",
+      }),
+      { roles: [boundRole("writer")] },
+    );
+    const error = failureOf(run);
+    expect([error.kind, headline(error), error.causes]).toEqual([
+      "Lua",
+      "model role critic is not bound to a catalog model in this run",
+      [],
     ]);
   });
 });

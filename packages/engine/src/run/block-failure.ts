@@ -30,7 +30,11 @@ export function blockFailureEnding(entry: Entry, failure: BlockFailure): ScopeEn
   if (entry.isH1 && kind === "Lua") {
     return failed(entry, "RequirementsUnmet", gateFailedMessage(entry.name), [uncaught.message]);
   }
-  return { kind: "failed", error: { ...errorOf(entry, kind, uncaught.message, []), ...value } };
+  const causes = uncaught.error.causeText === undefined ? [] : [uncaught.error.causeText];
+  return {
+    kind: "failed",
+    error: { ...errorOf(entry, kind, uncaught.message, causes), ...value },
+  };
 }
 
 /** A run failure of `entry` with `kind` and `message` (the ending of its scope). */

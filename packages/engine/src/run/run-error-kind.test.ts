@@ -23,6 +23,13 @@ describe("runErrorKindOf", () => {
     expect(cases.map(([error]) => runErrorKindOf(error))).toEqual(cases.map(([, kind]) => kind));
   });
 
+  it("uses the run error kind a value carries: a model round's internal ends the run as Completion", () => {
+    const round = new EngineError("internal", "model is down", {}, { runErrorKind: "Completion" });
+    expect(runErrorKindOf(round)).toBe("Completion");
+    const unknown = new EngineError("internal", "x", {}, { runErrorKind: "NoSuchKind" });
+    expect(runErrorKindOf(unknown)).toBe("Lua");
+  });
+
   it("reads the quota mark only on a lua value", () => {
     const marked = new EngineError("store", "a: not found", {}, { quota: true });
     expect(runErrorKindOf(marked)).toBe("Vfs");

@@ -4,7 +4,7 @@
 -- string.gmatch (errors.lua captured it before any prompt code ran).
 --
 -- It adds the one error metatable, the weak sets that record the VM's own error values and its
--- quota refusals, and the functions `new`, `is`, `raise`, `runtime`, `quota`, `from` and `guard`.
+-- quota refusals (and their run error kinds and causes), and the functions `new`, `is`, `raise`, `runtime`, `quota`, `from` and `guard`.
 local P, errors, kinds_text, gmatch = ...
 local error, next, pcall, rawget, setmetatable, tostring, type =
   P.error, P.next, P.pcall, P.rawget, P.setmetatable, P.tostring, P.type
@@ -19,6 +19,10 @@ end
 local values = setmetatable({}, { __mode = 'k' })
 -- The error values that are exhausted-quota refusals (weak keys).
 local quota_marks = setmetatable({}, { __mode = 'k' })
+-- The run error kind an uncaught value ends the run with instead of its kind's, and the cause
+-- text it carries (weak keys, string values; the VM records them with the value).
+local run_kinds = setmetatable({}, { __mode = 'k' })
+local causes = setmetatable({}, { __mode = 'k' })
 
 local function message_of(e)
   local message = rawget(e, 'message')
@@ -99,6 +103,8 @@ end
 
 errors.values = values
 errors.quota_marks = quota_marks
+errors.run_kinds = run_kinds
+errors.causes = causes
 errors.new = new
 errors.is = is
 errors.raise = raise

@@ -267,6 +267,58 @@ error(err)`,
     });
   });
 
+  it("carries an error's run error kind and cause text through catches, re-raises and suspensions", async () => {
+    await withErrorsVm(async (vm) => {
+      vm.setGlobalFunction("round", () => {
+        throw new EngineError(
+          "internal",
+          "model is down",
+          {},
+          {
+            runErrorKind: "Completion",
+            causeText: "model round 1 of section Main on m (role writer)",
+          },
+        );
+      });
+      vm.setGlobalFunction("call", async () => ["sibling"]);
+      vm.setGlobalFunction("fault", () => {
+        throw new EngineError("internal", "fault");
+      });
+      const direct = await runAt(vm, 12, "round()");
+      const later = await runAt(
+        vm,
+        12,
+        `local ok, err = pcall(round)
+call('### Sibling', '')
+error(err, 0)`,
+      );
+      for (const outcome of [direct, later]) {
+        expect(outcome.ok).toBe(false);
+        if (outcome.ok) continue;
+        expect(outcome.errorValue?.kind).toBe("internal");
+        expect(outcome.errorValue?.runErrorKind).toBe("Completion");
+        expect(outcome.errorValue?.causeText).toBe(
+          "model round 1 of section Main on m (role writer)",
+        );
+      }
+      // Neither is a field: the value holds only kind and message, and a value the Engine
+      // builds without them has neither.
+      expect(
+        await resultOf(
+          vm,
+          "local _, e = pcall(round) local n = 0 for _ in pairs(e) do n = n + 1 end return n",
+        ),
+      ).toBe(2);
+      const plain = await runAt(vm, 12, "local _, e = pcall(fault) error(e, 0)");
+      expect(plain.ok).toBe(false);
+      if (plain.ok) return;
+      expect([plain.errorValue?.runErrorKind, plain.errorValue?.causeText]).toEqual([
+        undefined,
+        undefined,
+      ]);
+    });
+  });
+
   it("an EngineError returned among a host function's results is an error value", async () => {
     await withErrorsVm(async (vm) => {
       installStandIns(vm);

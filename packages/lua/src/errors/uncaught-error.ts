@@ -64,7 +64,7 @@ export function uncaughtError(failure: BlockFailure, locate: BlockLocator): Unca
         error: value,
       };
     }
-    if (value.kind !== "lua" || value.quota) {
+    if (value.kind !== "lua" || value.quota || value.runErrorKind !== undefined) {
       return { outcome: "failed", message: value.message, error: value };
     }
     const at = raisePoint(failure.traceback, locate);

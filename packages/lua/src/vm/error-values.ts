@@ -5,7 +5,12 @@
  * where installErrors ran (src/errors/), which builds the helpers this module reads from the VM's
  * private table. It sits in vm/ so that the VM never imports the errors feature above it.
  */
-import { EngineError, type ErrorFields, isErrorKind } from "../engine-error";
+import {
+  EngineError,
+  type EngineErrorOptions,
+  type ErrorFields,
+  isErrorKind,
+} from "../engine-error";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaStatus, LuaTypeTag } from "../raw-api";
 import type { LuaKernel } from "./kernel";
@@ -70,7 +75,8 @@ function pushMeta(kernel: LuaKernel, L: LuaState, helpers: number): boolean {
 
 /**
  * Pushes `error` onto `L` as an error value of the VM (a table with kind, message and fields, the
- * VM's error metatable, recorded as the VM's own, and as a quota refusal when marked) and returns
+ * VM's error metatable, recorded as the VM's own, as a quota refusal when marked, with its run
+ * error kind and cause when it has them) and returns
  * true; returns false, pushing nothing, when the VM has no error values. With `account`, the
  * memory limit is lifted while the value is built.
  */
@@ -106,6 +112,12 @@ export function pushErrorValue(
     x.lua_setmetatable(L, value);
     mark(kernel, L, helpers, "values", value);
     if (error.quota) mark(kernel, L, helpers, "quota_marks", value);
+    if (error.runErrorKind !== undefined) {
+      markText(kernel, L, helpers, "run_kinds", value, error.runErrorKind);
+    }
+    if (error.causeText !== undefined) {
+      markText(kernel, L, helpers, "causes", value, error.causeText);
+    }
     x.lua_rotate(L, helpers, 1); // the value moves down to top+1
     x.lua_settop(L, top + 1);
     return true;
@@ -170,10 +182,44 @@ function mark(
   x.lua_settop(L, -2);
 }
 
+/** `helpers[setName][stack[value]] = text`. */
+function markText(
+  kernel: LuaKernel,
+  L: LuaState,
+  helpers: number,
+  setName: string,
+  value: number,
+  text: string,
+): void {
+  const { x } = kernel;
+  if (!rawField(kernel, L, helpers, setName)) return;
+  x.lua_pushvalue(L, value);
+  kernel.pushText(L, text);
+  x.lua_rawset(L, -3);
+  x.lua_settop(L, -2);
+}
+
+/** `helpers[setName][stack[value]]` when it is a string, else undefined. */
+function markedText(
+  kernel: LuaKernel,
+  L: LuaState,
+  helpers: number,
+  setName: string,
+  value: number,
+): string | undefined {
+  const { x } = kernel;
+  if (!rawField(kernel, L, helpers, setName)) return undefined;
+  x.lua_pushvalue(L, value);
+  const text = x.lua_rawget(L, -2) === LuaTypeTag.STRING ? kernel.readText(L, -1) : undefined;
+  x.lua_settop(L, -3);
+  return text;
+}
+
 /**
  * When the value at the top of `L` (a failed block's raised value, read into JavaScript as
  * `raised`) is one of the VM's error values, the EngineError it carries: its kind, message,
- * string and number fields, and its quota mark. Otherwise undefined. Call inside a host op.
+ * string and number fields, its quota mark, run error kind and cause. Otherwise undefined. Call
+ * inside a host op.
  */
 export function errorValueAtTop(
   ctx: ErrorValueContext,
@@ -188,7 +234,14 @@ export function errorValueAtTop(
   try {
     if (!pushHelpers(kernel, L)) return undefined;
     if (!isMarked(kernel, L, value + 1, "values", value)) return undefined;
-    return engineErrorOf(raised, isMarked(kernel, L, value + 1, "quota_marks", value));
+    const helpers = value + 1;
+    const runErrorKind = markedText(kernel, L, helpers, "run_kinds", value);
+    const causeText = markedText(kernel, L, helpers, "causes", value);
+    return engineErrorOf(raised, {
+      quota: isMarked(kernel, L, helpers, "quota_marks", value),
+      ...(runErrorKind === undefined ? {} : { runErrorKind }),
+      ...(causeText === undefined ? {} : { causeText }),
+    });
   } finally {
     x.lua_settop(L, value);
   }
@@ -215,7 +268,7 @@ function isMarked(
  * value's fields before raising it again: a kind that is no longer one of the thirteen reads as
  * `lua`, and a message that is not a string as the kind.
  */
-function engineErrorOf(raised: LuaValue, quota: boolean): EngineError {
+function engineErrorOf(raised: LuaValue, options: EngineErrorOptions): EngineError {
   const record = isRecord(raised) ? raised : {};
   const kind = isErrorKind(record.kind) ? record.kind : "lua";
   const message = typeof record.message === "string" ? record.message : kind;
@@ -224,7 +277,7 @@ function engineErrorOf(raised: LuaValue, quota: boolean): EngineError {
     if (name === "kind" || name === "message") continue;
     if (typeof value === "string" || typeof value === "number") fields[name] = value;
   }
-  return new EngineError(kind, message, fields as ErrorFields, { quota });
+  return new EngineError(kind, message, fields as ErrorFields, options);
 }
 
 function isRecord(value: LuaValue): value is Readonly<Record<string, LuaValue>> {
