@@ -26,6 +26,7 @@ export {
   installSys,
   installUi,
   installVar,
+  isErrorKind,
   JsonDecodeError,
   type JsonObject as LuaJsonObject,
   type JsonValue as LuaJsonValue,

@@ -2,7 +2,7 @@ import type { JsonObject } from "@runvil/sdk";
 import type { RunErrorKind } from "./run-error";
 
 /** How a section entry began. */
-export type EntryVia = "h1" | "walk" | "jump" | "call";
+export type EntryVia = "h1" | "walk" | "jump" | "call" | "task";
 
 /** How a section entry ended. */
 export type EntryEnding = "return" | "jump" | "fall_through";
@@ -48,6 +48,23 @@ export interface EventFields {
   call_started: { readonly target: string; readonly child: string };
   call_returned: { readonly child: string; readonly returned: boolean };
   jump: { readonly target: string };
+  /** A task was spawned (docs/design/tasks.md, Events), on its owner entry. */
+  task_started: {
+    readonly task: string;
+    readonly target: string;
+    readonly by: "script" | "model";
+    readonly index?: number;
+  };
+  /** A task's chain ended: the task's last event. */
+  task_finished: {
+    readonly task: string;
+    readonly outcome: "succeeded" | "failed" | "cancelled";
+    readonly error_kind?: RunErrorKind;
+  };
+  /** A join, join_any or the end-of-entry wait took these tasks' results, on the owner. */
+  task_joined: { readonly tasks: readonly string[] };
+  /** tasks.cancel cancelled these tasks, on the owner. */
+  task_cancelled: { readonly tasks: readonly string[] };
   prose_render_failed: { readonly substitution: SubstitutionKind };
   // tools (docs/design/tools-globals.md)
   tool_dropped: { readonly tool: string; readonly pack: string; readonly reason: string };

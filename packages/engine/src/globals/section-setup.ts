@@ -15,6 +15,8 @@ import {
 import { installMessages } from "../messages/install-messages";
 import { installModels } from "../models/install-models";
 import { installPackPreludes } from "../preludes/install-pack-preludes";
+import { installItem, installTasks } from "../tasks/install-tasks";
+import { TaskSet } from "../tasks/task-set";
 import { installTools } from "../tools/install-tools";
 import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
@@ -37,7 +39,8 @@ import { installUntrusted } from "./untrusted-global";
  * calls; preludes at step 8 read the same `tools`), and `models` (models.infer and the handles'
  * infer are suspending calls) with `messages`, the list its loop rounds read
  * (docs/design/messages.md).
- * Globals of areas that do not exist yet (item, compactors, tasks) are not installed.
+ * Step 4 installs `item` in a task chain's entries only, and step 6 the `tasks` table.
+ * Globals of areas that do not exist yet (compactors) are not installed.
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
  */
@@ -61,6 +64,7 @@ export async function setupSectionVm(
     when: options.start,
     id: entry.id,
     taskId: entry.chain.taskId,
+    ...indexFact(entry),
   });
   installVar(vm, { initial: startVar });
   entry.readVar = () => readBackVar(vm);
@@ -78,6 +82,8 @@ export async function setupSectionVm(
   ensureSealedTargets(vm);
   // 3
   installUi(vm, ctx.uiSnapshot);
+  // 4
+  installItem(vm, entry);
   // 5
   installJump(vm, entry);
   installPromptReads(vm, entry);
@@ -86,9 +92,17 @@ export async function setupSectionVm(
   installTools(vm, entry);
   installModels(vm, entry);
   installMessages(vm, entry);
+  entry.taskSet = new TaskSet(entry, runChain);
+  installTasks(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9
   installEngineLua(vm, entry, entry.chain.argvJson ?? ctx.argvJson, !entry.isH1);
   // 10: the store's suspending calls, back in place since the end of step 8 (see installStore)
+}
+
+/** `sys.index`: in a task chain's first entry, when its spawn gave one. */
+function indexFact(entry: Entry): { index?: number } {
+  const index = entry.chain.indexOf(entry.id);
+  return index === undefined ? {} : { index };
 }

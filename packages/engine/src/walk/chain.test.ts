@@ -38,4 +38,29 @@ describe("Chain", () => {
     expect(call.openCallChain(2, "{}").scope).toBe(scope);
     expect(() => Chain.root(scope.fork())).toThrow("the root chain runs in the root scope");
   });
+
+  it("opens task chains from the counter shared with call, in a fork of the opener's scope", async () => {
+    const scope = await testRootScope();
+    const root = Chain.root(scope);
+    const call = root.openCallChain(null);
+    const task = root.openTaskChain(2, '"x"', 7);
+    expect([call.id, task.id, task.taskId]).toEqual(["0.0", "0.1", "0.1"]);
+    expect(task.scope).not.toBe(scope);
+    expect(task.depth).toBe(1);
+    expect(task.container).toBe(2);
+    expect(task.itemJson).toBe('"x"');
+    expect(task.indexOf(task.nextEntryId())).toBe(7);
+    expect(task.indexOf(task.nextEntryId())).toBeUndefined();
+    const inner = task.openCallChain(null);
+    expect([inner.taskId, inner.itemJson, inner.scope]).toEqual(["0.1", undefined, task.scope]);
+    scope.end({ kind: "cancelled" });
+    expect(task.scope.ending).toEqual({ kind: "cancelled" });
+  });
+
+  it("keeps a task's ending out of its opener's scope", async () => {
+    const scope = await testRootScope();
+    const task = Chain.root(scope).openTaskChain(null, "null");
+    task.scope.end({ kind: "cancelled" });
+    expect(scope.ending).toBeUndefined();
+  });
 });

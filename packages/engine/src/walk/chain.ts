@@ -31,6 +31,10 @@ export class Chain {
   readonly argvJson: string | undefined;
   /** The scope the chain runs in: its entries' VMs, signals and ending. */
   readonly scope: Scope;
+  /** A task chain's `item` as JSON text (undefined: not a task chain, no `item` global). */
+  readonly itemJson: string | undefined;
+  /** The `sys.index` of a task chain's first entry, when its spawn gave one. */
+  readonly index: number | undefined;
   private entries = 0;
   private children = 0;
 
@@ -41,7 +45,11 @@ export class Chain {
     taskId: string,
     argvJson: string | undefined,
     scope: Scope,
+    itemJson?: string,
+    index?: number,
   ) {
+    this.itemJson = itemJson;
+    this.index = index;
     this.id = id;
     this.depth = depth;
     this.container = container;
@@ -80,6 +88,31 @@ export class Chain {
       argvJson ?? this.argvJson,
       this.scope,
     );
+  }
+
+  /**
+   * Opens the next child chain for a task (tasks.spawn; the counter is shared with `call`): its
+   * id is the task id (`sys.taskid`), it runs in a fork of this chain's scope (its ending is the
+   * task's outcome, not this chain's), with `container` as its container, `itemJson` as its
+   * `item`, and `index` as the `sys.index` of its first entry.
+   */
+  openTaskChain(container: number | null, itemJson: string, index?: number): Chain {
+    const id = `${this.id}.${this.children++}`;
+    return new Chain(
+      id,
+      this.depth + 1,
+      container,
+      id,
+      this.argvJson,
+      this.scope.fork(),
+      itemJson,
+      index,
+    );
+  }
+
+  /** The `sys.index` of the entry `entryId` of this chain: only its first entry has one. */
+  indexOf(entryId: string): number | undefined {
+    return entryId === `${this.id}.0` ? this.index : undefined;
   }
 
   /** Whether a call from this chain would pass the depth cap. */

@@ -7,6 +7,7 @@ import { runModelsOf } from "../models/run-models";
 import { EMPTY_TEMPLATE, type ProseTemplate } from "../prose/template";
 import type { EventSource, RunContext } from "../run/run-context";
 import type { Scope } from "../scope/scope";
+import type { TaskSet } from "../tasks/task-set";
 import { ToolScope } from "../tools/tool-scope";
 import type { Chain } from "./chain";
 
@@ -50,6 +51,8 @@ export class Entry {
   readVar: () => LuaJsonObject = () => ({});
   /** The entry's tool scope, local tools, tools.calls counts and handler depth (tools). */
   readonly tools = new ToolScope();
+  /** The tasks this entry owns (set when its VM is set up: section-setup.ts). */
+  taskSet!: TaskSet;
   /** Libraries whose load has started and not finished, innermost last. */
   readonly loading: string[] = [];
   /** The section's conversation, behind `messages` (empty when the entry begins). */

@@ -8,6 +8,7 @@ import { PreludeInstallFailure } from "../preludes/prelude-install-failure";
 import { type ProseTemplate, parseProseTemplate } from "../prose/template";
 import { blockFailureEnding, failed } from "../run/block-failure";
 import { type ScopeEnd, ScopeEnded } from "../scope/scope";
+import type { TaskSet } from "../tasks/task-set";
 import type { Chain } from "./chain";
 import type { ChainRunner } from "./chain-runner";
 import { Entry } from "./entry";
@@ -75,6 +76,8 @@ async function runBlocks(
   try {
     await setupSectionVm(vm, entry, startVar, runChain);
     ({ ending, end } = await runEachBlock(entry, vm));
+    // An entry that ends with live tasks waits for them first (docs/design/tasks.md, Lifetimes).
+    if (ending === undefined) ending = await entry.taskSet.settle();
     if (ending === undefined) {
       const readBack = finishEntry(entry, vm, end);
       if ("kind" in readBack) ending = readBack;
@@ -93,6 +96,9 @@ async function runBlocks(
   }
   if (ending !== undefined) {
     if (ending !== "stop") scope.end(ending);
+    // Nothing the entry started outlives it: its tasks (cancelled or stopped with the scope)
+    // tear down before the failure goes on.
+    await (entry.taskSet as TaskSet | undefined)?.drain();
     throw new ScopeEnded(scope);
   }
   return end ?? { ended: "fall_through", var: startVar };
