@@ -1,3 +1,5 @@
+import { suspendOn } from "../globals/arguments";
+import { resolveTarget } from "../globals/jump-call";
 import {
   argumentError,
   type HostCall,
@@ -8,10 +10,9 @@ import {
   quotaError,
 } from "../lua";
 import { ScopeEnded } from "../scope/scope";
-import { suspendOn } from "../globals/arguments";
-import { resolveTarget } from "../globals/jump-call";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
 import type { Entry } from "../walk/entry";
+import ITEM_LUA from "./item.lua";
 import {
   CANCEL_ARITY_MESSAGE,
   CONCURRENCY_ARITY_MESSAGE,
@@ -21,7 +22,6 @@ import {
   SPAWN_ARITY_MESSAGE,
 } from "./task-messages";
 import type { TaskResultEntry } from "./task-set";
-import ITEM_LUA from "./item.lua";
 import TASKS_LUA from "./tasks.lua";
 
 /** The chunk name tasks.lua runs under: frames read `runvil/tasks.lua:{line}:`. */

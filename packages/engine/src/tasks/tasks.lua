@@ -71,11 +71,17 @@ local function ids_of(fn, handles)
   local ids, seen = {}, {}
   for i, h in pairs(handles) do
     if type(i) ~= 'number' then
-      H('fail_text', fn .. ' takes a list of task handles, got a table with a ' .. type_name(i) .. ' key')
+      H(
+        'fail_text',
+        fn .. ' takes a list of task handles, got a table with a ' .. type_name(i) .. ' key'
+      )
     end
     local id = type(h) == 'table' and h.task or nil
     if type(id) ~= 'string' then
-      H('fail_text', fn .. ': entry ' .. tostring(i) .. ' is not a task handle, got ' .. type_name(h))
+      H(
+        'fail_text',
+        fn .. ': entry ' .. tostring(i) .. ' is not a task handle, got ' .. type_name(h)
+      )
     end
     if seen[id] then H('fail_text', fn .. ': task ' .. id .. ' is listed twice') end
     seen[id] = true
