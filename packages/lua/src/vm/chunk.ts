@@ -1,7 +1,15 @@
 import type { LuaState } from "../module";
 import { LuaStatus, LuaTypeTag, toUtf8 } from "../raw-api";
+import { boundedToString } from "./bounded-tostring";
 import { CANCELLED_MESSAGE } from "./cancel";
-import { pushValue, readValue, typeNameOf } from "./marshal";
+import {
+  pushValue,
+  ReadBudget,
+  ReadTooLargeError,
+  readLimits,
+  readValue,
+  typeNameOf,
+} from "./marshal";
 import type { BlockChunk, BlockFailure, BlockFailureReason, BlockOutcome } from "./outcome";
 import { LuaOpaque, type LuaValue } from "./values";
 import type { VmState } from "./vm-state";
@@ -74,16 +82,23 @@ export function failureAt(
 /** The value at `idx`, or a LuaOpaque when it cannot be read (a table containing itself). */
 export function safeRead(state: VmState, L: LuaState, idx: number): LuaValue {
   try {
-    return readValue(state.kernel, L, idx);
+    return readValue(state.kernel, L, idx, { budget: readBudgetOf(state) });
   } catch (error) {
     if (state.kernel.isUnwinding(error)) throw error;
     return new LuaOpaque(typeNameOf(state.kernel, L, idx));
   }
 }
 
+/** A fresh read budget for `state`'s memory limit. */
+export function readBudgetOf(state: VmState): ReadBudget {
+  return new ReadBudget(readLimits(state.limitBytes));
+}
+
 /**
- * The error value at `idx` as text: a string as is, a number as Lua writes it (converted on a
- * copy), anything else as `(error object is a {type} value)`, like the standalone interpreter.
+ * The error value at `idx` as text, like the standalone interpreter: a string as is, a number as
+ * Lua writes it (converted on a copy), a table or userdata whose metatable's __tostring gives a
+ * string as that string (a bounded call, see boundedToString), anything else as
+ * `(error object is a {type} value)`.
  */
 export function errorText(state: VmState, L: LuaState, idx: number): string {
   const { kernel } = state;
@@ -96,7 +111,9 @@ export function errorText(state: VmState, L: LuaState, idx: number): string {
     x.lua_settop(L, -2);
     return text;
   }
-  return `(error object is a ${typeNameOf(kernel, L, idx)} value)`;
+  return (
+    boundedToString(state, L, idx) ?? `(error object is a ${typeNameOf(kernel, L, idx)} value)`
+  );
 }
 
 /** `luaL_traceback` of thread `co` from its level 0, as text (call inside a host op). */
@@ -108,7 +125,13 @@ export function tracebackOf(state: VmState, co: LuaState): string {
   return text;
 }
 
-/** The values at stack slots first..last of `L`, read into JavaScript (inside a host op). */
+/**
+ * The values at stack slots first..last of `L`, read into JavaScript (inside a host op). The
+ * values share one read budget; a value that runs it out (and every value after it) reads as a
+ * LuaOpaque of its type instead, as a function does, so a returned table shared at every level
+ * of a deep nest is refused in the time it takes to read each table once and the Engine's scalar
+ * rule refuses it like any table (docs/design/outcomes.md).
+ */
 export function readValuesAt(
   state: VmState,
   L: LuaState,
@@ -117,16 +140,28 @@ export function readValuesAt(
 ): BlockOutcome {
   const values: LuaValue[] = [];
   const floats: number[] = [];
-  const { x } = state.kernel;
+  const { kernel } = state;
+  const { x } = kernel;
+  const budget = readBudgetOf(state);
+  let exhausted = false;
   try {
     for (let i = first; i <= last; i++) {
       if (x.lua_type(L, i) === LuaTypeTag.NUMBER && x.lua_isinteger(L, i) === 0) {
         floats.push(i - first);
       }
-      values.push(readValue(state.kernel, L, i));
+      if (!exhausted) {
+        try {
+          values.push(readValue(kernel, L, i, { budget }));
+          continue;
+        } catch (error) {
+          if (!(error instanceof ReadTooLargeError)) throw error;
+          exhausted = true;
+        }
+      }
+      values.push(new LuaOpaque(typeNameOf(kernel, L, i)));
     }
   } catch (error) {
-    if (state.kernel.isUnwinding(error)) throw error;
+    if (kernel.isUnwinding(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, reason: "error", error: message, message, traceback: "" };
   }

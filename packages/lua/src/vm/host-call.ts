@@ -1,5 +1,6 @@
 import type { LuaState } from "../module";
 import { LuaTypeTag } from "../raw-api";
+import { readBudgetOf } from "./chunk";
 import type { LuaVm } from "./lua-vm";
 import { readValue, toSafeNumber, typeNameOf } from "./marshal";
 import type { LuaTypeName, LuaValue } from "./values";
@@ -89,13 +90,16 @@ export class ActiveHostCall implements HostCall {
   value(index: number): LuaValue {
     this.check(index);
     if (index > this.argCount) return null;
-    return readValue(this.state.kernel, this.L, index);
+    return readValue(this.state.kernel, this.L, index, { budget: readBudgetOf(this.state) });
   }
 
   values(): LuaValue[] {
     this.check(1);
     const out: LuaValue[] = [];
-    for (let i = 1; i <= this.argCount; i++) out.push(readValue(this.state.kernel, this.L, i));
+    const budget = readBudgetOf(this.state); // the arguments share one budget
+    for (let i = 1; i <= this.argCount; i++) {
+      out.push(readValue(this.state.kernel, this.L, i, { budget }));
+    }
     return out;
   }
 

@@ -1,4 +1,5 @@
 import type { CancelOptions } from "./cancel";
+import { readBudgetOf } from "./chunk";
 import type { LuaKernel } from "./kernel";
 import { pushValue, readValue, typeNameOf } from "./marshal";
 import { closeVmState, openVmState } from "./open-state";
@@ -206,7 +207,7 @@ export class VmHandle implements LuaVm {
       kernel.pushText(L, name);
       kernel.x.lua_rawget(L, -2);
       try {
-        return readValue(kernel, L, -1);
+        return readValue(kernel, L, -1, { budget: readBudgetOf(state) });
       } finally {
         kernel.x.lua_settop(L, -3);
       }

@@ -1,4 +1,5 @@
 import { EngineError } from "../engine-error";
+import { type JsonEncodeLimits, jsonEncodeLimits } from "../json/limits";
 import type { LuaState } from "../module";
 import { LUA_REGISTRYINDEX, LuaTypeTag } from "../raw-api";
 import { pushEngineErrorValue } from "./error-values";
@@ -147,16 +148,93 @@ export function pushHostClosure(kernel: LuaKernel, L: LuaState, index: number): 
   kernel.x.lua_pushcclosure(L, kernel.dispatcher, 1);
 }
 
-/** How strings are read: as text (default) or as bytes. */
+/** The read budget's limits: the value and string-byte counts of json's size budget. */
+export type ReadLimits = Pick<JsonEncodeLimits, "maxValues" | "maxStringBytes">;
+
+/** The read limits for a Lua memory limit: limit / 8 values, the limit in string bytes. */
+export function readLimits(luaMemoryBytes?: number): ReadLimits {
+  const { maxValues, maxStringBytes } = jsonEncodeLimits(luaMemoryBytes);
+  return { maxValues, maxStringBytes };
+}
+
+/** The text of a read refused by its size budget (see ReadTooLargeError). */
+export const READ_TOO_LARGE_MESSAGE = "value is too large to read";
+
+/**
+ * A Lua value whose read into JavaScript would spend more than its budget: more values (a table
+ * once for every place it appears) or more string bytes than the VM's memory limit allows.
+ */
+export class ReadTooLargeError extends RangeError {
+  constructor() {
+    super(READ_TOO_LARGE_MESSAGE);
+    this.name = "ReadTooLargeError";
+  }
+}
+
+/**
+ * What reads spend ("Size and nesting limits" of the lua chapter, as json.encode and var
+ * spend it): one value per value, every place a table appears counting, and the bytes of every
+ * string value and string key. One budget may be shared by several reads (a block's results).
+ */
+export class ReadBudget {
+  private readonly limits: ReadLimits;
+  values = 0;
+  stringBytes = 0;
+
+  constructor(limits: ReadLimits = readLimits()) {
+    this.limits = limits;
+  }
+
+  /** Spends `values` values and `bytes` string bytes, or throws ReadTooLargeError. */
+  spend(values: number, bytes: number): void {
+    this.values += values;
+    this.stringBytes += bytes;
+    if (this.values > this.limits.maxValues || this.stringBytes > this.limits.maxStringBytes) {
+      throw new ReadTooLargeError();
+    }
+  }
+}
+
+/** How strings are read (as text by default, or as bytes) and the budget the read spends. */
 export interface ReadOptions {
   readonly bytes?: boolean;
+  /** The budget to spend; a fresh one for the default 64 MiB memory limit when absent. */
+  readonly budget?: ReadBudget;
+}
+
+/** A table read completely: its JS value and what reading it cost, for its next appearance. */
+interface ReadTable {
+  readonly value: LuaValue;
+  readonly values: number;
+  readonly bytes: number;
+  /** Levels of tables below it (0 for a table of scalars). */
+  readonly height: number;
+}
+
+/** The state of one read walk. */
+interface ReadWalk {
+  readonly kernel: LuaKernel;
+  readonly L: LuaState;
+  readonly options: ReadOptions;
+  readonly budget: ReadBudget;
+  /** Tables on the current path (cycle detection). */
+  readonly visiting: Set<number>;
+  /** Tables read completely, by identity. */
+  readonly done: Map<number, ReadTable>;
+  /** Cost of the table being read: values and string bytes so far, height below it. */
+  values: number;
+  bytes: number;
+  height: number;
 }
 
 /**
  * Reads the value at `idx` of `L` into JavaScript (see LuaValue for the mapping). Raw access
  * only: no metamethod runs. Throws a TypeError for a table that contains itself or is nested
- * more than MAX_MARSHAL_DEPTH levels deep. Converting a float key to text allocates, so call it
- * inside protected code or with the memory limit lifted.
+ * more than MAX_MARSHAL_DEPTH levels deep, and a ReadTooLargeError when the value spends more
+ * than its budget. A table that appears in several places is read once and its JS value is
+ * shared, while the budget is spent at every place, so a value shared at every level of a deep
+ * nest is refused after reading each table once. Converting a float key to text allocates, so
+ * call it inside protected code or with the memory limit lifted.
  */
 export function readValue(
   kernel: LuaKernel,
@@ -164,7 +242,24 @@ export function readValue(
   idx: number,
   options: ReadOptions = {},
 ): LuaValue {
-  return readNested(kernel, L, absIndex(kernel, L, idx), options, 0, undefined);
+  const walk: ReadWalk = {
+    kernel,
+    L,
+    options,
+    budget: options.budget ?? new ReadBudget(),
+    visiting: new Set(),
+    done: new Map(),
+    values: 0,
+    bytes: 0,
+    height: 0,
+  };
+  const top = kernel.x.lua_gettop(L);
+  try {
+    return readNested(walk, absIndex(kernel, L, idx), 0);
+  } catch (error) {
+    if (!kernel.isUnwinding(error)) kernel.x.lua_settop(L, top); // a refused walk leaves no keys
+    throw error;
+  }
 }
 
 /** `lua_absindex` for ordinary stack indices. */
@@ -172,16 +267,13 @@ export function absIndex(kernel: LuaKernel, L: LuaState, idx: number): number {
   return idx < 0 && idx > LUA_REGISTRYINDEX ? kernel.x.lua_gettop(L) + idx + 1 : idx;
 }
 
-function readNested(
-  kernel: LuaKernel,
-  L: LuaState,
-  idx: number,
-  options: ReadOptions,
-  depth: number,
-  seen: Set<number> | undefined,
-): LuaValue {
+function readNested(walk: ReadWalk, idx: number, depth: number): LuaValue {
+  const { kernel, L } = walk;
   const { x } = kernel;
-  switch (x.lua_type(L, idx)) {
+  const type = x.lua_type(L, idx);
+  if (type === LuaTypeTag.TABLE) return readTable(walk, idx, depth);
+  spend(walk, 1, 0);
+  switch (type) {
     case LuaTypeTag.NONE:
     case LuaTypeTag.NIL:
       return null;
@@ -189,10 +281,11 @@ function readNested(
       return x.lua_toboolean(L, idx) !== 0;
     case LuaTypeTag.NUMBER:
       return readNumber(kernel, L, idx);
-    case LuaTypeTag.STRING:
-      return options.bytes === true ? kernel.readBytes(L, idx) : kernel.readText(L, idx);
-    case LuaTypeTag.TABLE:
-      return readTable(kernel, L, idx, options, depth, seen);
+    case LuaTypeTag.STRING: {
+      // Check the length before copying the string out of the heap.
+      spend(walk, 0, Number(x.lua_rawlen(L, idx)));
+      return walk.options.bytes === true ? kernel.readBytes(L, idx) : kernel.readText(L, idx);
+    }
     case LuaTypeTag.FUNCTION:
       return OPAQUE.function;
     case LuaTypeTag.THREAD:
@@ -200,6 +293,13 @@ function readNested(
     default:
       return OPAQUE.userdata;
   }
+}
+
+/** Spends from the walk's budget and adds to the cost of the table being read. */
+function spend(walk: ReadWalk, values: number, bytes: number): void {
+  walk.budget.spend(values, bytes);
+  walk.values += values;
+  walk.bytes += bytes;
 }
 
 /** An integer as a number when safe, otherwise a bigint; a float as a number. */
@@ -214,33 +314,40 @@ export function toSafeNumber(value: bigint): number | bigint {
   return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
 }
 
-function readTable(
-  kernel: LuaKernel,
-  L: LuaState,
-  idx: number,
-  options: ReadOptions,
-  depth: number,
-  seen: Set<number> | undefined,
-): LuaValue {
+function tooDeep(): TypeError {
+  return new TypeError(`cannot read a Lua table nested more than ${MAX_MARSHAL_DEPTH} levels deep`);
+}
+
+function readTable(walk: ReadWalk, idx: number, depth: number): LuaValue {
+  const { kernel, L } = walk;
   const { x } = kernel;
-  if (depth >= MAX_MARSHAL_DEPTH) {
-    throw new TypeError(
-      `cannot read a Lua table nested more than ${MAX_MARSHAL_DEPTH} levels deep`,
-    );
-  }
+  if (depth >= MAX_MARSHAL_DEPTH) throw tooDeep();
   const identity = x.lua_topointer(L, idx);
-  const visiting = seen ?? new Set<number>();
-  if (visiting.has(identity)) {
+  const known = walk.done.get(identity);
+  if (known !== undefined) {
+    // Read before: spend what it cost at this place too, and share its JS value.
+    if (depth + known.height >= MAX_MARSHAL_DEPTH) throw tooDeep();
+    spend(walk, known.values, known.bytes);
+    walk.height = Math.max(walk.height, known.height + 1);
+    return known.value;
+  }
+  if (walk.visiting.has(identity)) {
     throw new TypeError("cannot read a Lua table that contains itself");
   }
   if (x.lua_checkstack(L, 4) === 0) throw new RangeError("the Lua stack cannot grow");
-  visiting.add(identity);
+  const outer = { values: walk.values, bytes: walk.bytes, height: walk.height };
+  walk.values = 0;
+  walk.bytes = 0;
+  walk.height = 0;
+  spend(walk, 1, 0);
+  walk.visiting.add(identity);
   const keys: (string | number | bigint)[] = [];
   const values: LuaValue[] = [];
   let allPositiveIntegers = true;
   let maxIndex = 0;
   x.lua_pushnil(L);
   while (x.lua_next(L, idx) !== 0) {
+    if (x.lua_type(L, -2) === LuaTypeTag.STRING) spend(walk, 0, Number(x.lua_rawlen(L, -2)));
     const key = readKey(kernel, L);
     if (typeof key === "number" && key >= 1) {
       if (key > maxIndex) maxIndex = key;
@@ -248,18 +355,26 @@ function readTable(
       allPositiveIntegers = false;
     }
     keys.push(key);
-    values.push(readNested(kernel, L, x.lua_gettop(L), options, depth + 1, visiting));
+    values.push(readNested(walk, x.lua_gettop(L), depth + 1));
     x.lua_settop(L, -2);
   }
-  visiting.delete(identity);
+  walk.visiting.delete(identity);
+  let value: LuaValue;
   if (allPositiveIntegers && keys.length > 0 && maxIndex === keys.length) {
     const array: LuaValue[] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) array[(keys[i] as number) - 1] = values[i];
-    return array;
+    value = array;
+  } else {
+    const record: Record<string, LuaValue> = {};
+    for (let i = 0; i < keys.length; i++) record[String(keys[i])] = values[i];
+    value = record;
   }
-  const record: Record<string, LuaValue> = {};
-  for (let i = 0; i < keys.length; i++) record[String(keys[i])] = values[i];
-  return record;
+  const read: ReadTable = { value, values: walk.values, bytes: walk.bytes, height: walk.height };
+  walk.done.set(identity, read);
+  walk.values = outer.values + read.values;
+  walk.bytes = outer.bytes + read.bytes;
+  walk.height = Math.max(outer.height, read.height + 1);
+  return value;
 }
 
 /**
