@@ -15,7 +15,8 @@ for kind in gmatch(kinds_text, '%S+') do
   kinds[kind] = true
 end
 
--- Every error value made in this VM (weak keys): how the Engine knows its own values.
+-- Every error value made in this VM (weak keys), mapped to the kind it was made with: how the
+-- Engine knows its own values, and their kinds whatever a prompt later writes into `kind`.
 local values = setmetatable({}, { __mode = 'k' })
 -- The error values that are exhausted-quota refusals (weak keys).
 local quota_marks = setmetatable({}, { __mode = 'k' })
@@ -66,11 +67,11 @@ local function new(kind, message, fields)
       if key ~= 'kind' and key ~= 'message' then e[key] = value end
     end
   end
-  values[e] = true
+  values[e] = kind
   return setmetatable(e, meta)
 end
 
-local function is(v) return v ~= nil and values[v] == true end
+local function is(v) return v ~= nil and values[v] ~= nil end
 
 local function raise(kind, message, fields) error(new(kind, message, fields), 0) end
 

@@ -9,6 +9,7 @@ import {
   EngineError,
   type EngineErrorOptions,
   type ErrorFields,
+  type ErrorKind,
   isErrorKind,
 } from "../engine-error";
 import type { LuaState } from "../module";
@@ -110,7 +111,7 @@ export function pushErrorValue(
     for (const name of fieldNames) setField(kernel, L, value, name, error.fields[name] ?? "");
     x.lua_pushvalue(L, meta);
     x.lua_setmetatable(L, value);
-    mark(kernel, L, helpers, "values", value);
+    markKind(kernel, L, helpers, value, error.kind);
     if (error.quota) mark(kernel, L, helpers, "quota_marks", value);
     if (error.runErrorKind !== undefined) {
       markText(kernel, L, helpers, "run_kinds", value, error.runErrorKind);
@@ -164,6 +165,37 @@ function setField(
     x.lua_pushinteger(L, BigInt(value));
   else x.lua_pushnumber(L, value);
   x.lua_rawset(L, table);
+}
+
+/** `helpers.values[stack[value]] = kind`: the value is the VM's own, made with `kind`. */
+function markKind(
+  kernel: LuaKernel,
+  L: LuaState,
+  helpers: number,
+  value: number,
+  kind: string,
+): void {
+  const { x } = kernel;
+  if (!rawField(kernel, L, helpers, "values")) return;
+  x.lua_pushvalue(L, value);
+  kernel.pushText(L, kind);
+  x.lua_rawset(L, -3);
+  x.lua_settop(L, -2);
+}
+
+/** The kind `helpers.values` recorded for `stack[value]`, or undefined when it is not the VM's. */
+function recordedKind(
+  kernel: LuaKernel,
+  L: LuaState,
+  helpers: number,
+  value: number,
+): string | undefined {
+  const { x } = kernel;
+  if (!rawField(kernel, L, helpers, "values")) return undefined;
+  x.lua_pushvalue(L, value);
+  const kind = x.lua_rawget(L, -2) === LuaTypeTag.STRING ? kernel.readText(L, -1) : undefined;
+  x.lua_settop(L, -3);
+  return kind;
 }
 
 /** `helpers[setName][stack[value]] = true`. */
@@ -233,11 +265,12 @@ export function errorValueAtTop(
   const value = x.lua_gettop(L);
   try {
     if (!pushHelpers(kernel, L)) return undefined;
-    if (!isMarked(kernel, L, value + 1, "values", value)) return undefined;
     const helpers = value + 1;
+    const kind = recordedKind(kernel, L, helpers, value);
+    if (kind === undefined || !isErrorKind(kind)) return undefined;
     const runErrorKind = markedText(kernel, L, helpers, "run_kinds", value);
     const causeText = markedText(kernel, L, helpers, "causes", value);
-    return engineErrorOf(raised, {
+    return engineErrorOf(kind, raised, {
       quota: isMarked(kernel, L, helpers, "quota_marks", value),
       ...(runErrorKind === undefined ? {} : { runErrorKind }),
       ...(causeText === undefined ? {} : { causeText }),
@@ -264,13 +297,18 @@ function isMarked(
 }
 
 /**
- * The EngineError an error value read into JavaScript carries. Prompt code can change an error
- * value's fields before raising it again: a kind that is no longer one of the thirteen reads as
- * `lua`, and a message that is not a string as the kind.
+ * The EngineError an error value read into JavaScript carries. Its fields are plain and prompt
+ * code can change them before raising the value again, so the kind is the one the VM recorded
+ * when it made the value (`kind`), never the field: a prompt cannot turn a caught error into a
+ * cancellation or any other kind (docs/design/errors.md). A message that is not a string reads
+ * as the kind; the other string and number fields are kept as they are.
  */
-function engineErrorOf(raised: LuaValue, options: EngineErrorOptions): EngineError {
+function engineErrorOf(
+  kind: ErrorKind,
+  raised: LuaValue,
+  options: EngineErrorOptions,
+): EngineError {
   const record = isRecord(raised) ? raised : {};
-  const kind = isErrorKind(record.kind) ? record.kind : "lua";
   const message = typeof record.message === "string" ? record.message : kind;
   const fields: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(record)) {
