@@ -1,4 +1,5 @@
 import type { LuaState } from "../module";
+import { TOSTRING_BUDGET_MESSAGE } from "./bounded-tostring";
 import { CANCELLED_MESSAGE, type CancelWatch } from "./cancel";
 import { continueHostCall, dispatchHostCall } from "./dispatcher";
 import { HostFunctionTable } from "./host-functions";
@@ -51,6 +52,11 @@ export class VmState implements KernelClient {
   /** Nesting depth of Lua running synchronously on this VM (lua_resume / lua_pcall in flight). */
   executing = 0;
   cancelled = false;
+  /**
+   * Hook calls left to a bounded call (a raised value's __tostring, bounded-tostring.ts), which
+   * the hook ends with an error when they run out; undefined when no such call runs.
+   */
+  hookBudget: number | undefined = undefined;
 
   constructor(init: {
     kernel: LuaKernel;
@@ -88,6 +94,11 @@ export class VmState implements KernelClient {
     const { x } = kernel;
     kernel.clearUnwinding();
     try {
+      if (this.hookBudget !== undefined && --this.hookBudget <= 0) {
+        this.kernel.pushText(L, TOSTRING_BUDGET_MESSAGE);
+        x.lua_error(L);
+        return;
+      }
       if (!this.cancelled) {
         if (!this.cancelWatch.poll()) return;
         this.markCancelled();
