@@ -65,6 +65,8 @@ export interface EventFields {
   task_joined: { readonly tasks: readonly string[] };
   /** tasks.cancel cancelled these tasks, on the owner. */
   task_cancelled: { readonly tasks: readonly string[] };
+  /** tasks.note set the calling task's note (its first line, at most 256 characters). */
+  task_note: { readonly task: string; readonly text: string };
   prose_render_failed: { readonly substitution: SubstitutionKind };
   // tools (docs/design/tools-globals.md)
   tool_dropped: { readonly tool: string; readonly pack: string; readonly reason: string };

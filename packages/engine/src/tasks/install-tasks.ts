@@ -19,6 +19,8 @@ import {
   JOIN_ANY_ARITY_MESSAGE,
   JOIN_ANY_EMPTY_MESSAGE,
   JOIN_ARITY_MESSAGE,
+  NOTE_ARITY_MESSAGE,
+  noteText,
   SPAWN_ARITY_MESSAGE,
 } from "./task-messages";
 import type { TaskResultEntry } from "./task-set";
@@ -37,6 +39,7 @@ const FIXED_MESSAGES: Readonly<Record<string, string>> = {
   join_any_empty: JOIN_ANY_EMPTY_MESSAGE,
   cancel_arity: CANCEL_ARITY_MESSAGE,
   concurrency_arity: CONCURRENCY_ARITY_MESSAGE,
+  note_arity: NOTE_ARITY_MESSAGE,
 };
 
 interface TasksBytecode {
@@ -138,6 +141,13 @@ function tasksHost(entry: Entry): HostFunction {
         if (value !== null) entry.taskSet.setLimit(value);
         const limit = entry.taskSet.limit;
         return guarded(entry, async () => [limit]);
+      }
+      case "note": {
+        const text = noteText(call.text(2) ?? "");
+        return guarded(entry, async () => {
+          entry.ctx.emit(entry.source, "task_note", { task: entry.chain.taskId, text });
+          return [];
+        });
       }
       default:
         throw new Error(`unknown tasks operation ${op}`);

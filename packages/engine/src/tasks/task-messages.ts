@@ -11,6 +11,7 @@ export const SPAWN_ARITY_MESSAGE = "tasks.spawn takes (target, item?, options?)"
 export const JOIN_ARITY_MESSAGE = "tasks.join takes (handles)";
 export const JOIN_ANY_ARITY_MESSAGE = "tasks.join_any takes (handles)";
 export const CANCEL_ARITY_MESSAGE = "tasks.cancel takes (handles)";
+export const NOTE_ARITY_MESSAGE = "tasks.note takes (text)";
 export const CONCURRENCY_ARITY_MESSAGE = "tasks.concurrency takes (n?)";
 export const JOIN_ANY_EMPTY_MESSAGE = "tasks.join_any takes at least one task handle";
 export const LIVE_TASKS_QUOTA_MESSAGE = `tasks.spawn: this section entry already has ${MAX_LIVE_TASKS_PER_ENTRY} live tasks`;
@@ -63,4 +64,13 @@ export function taskCancelledMessage(id: string): string {
 /** A bad `tasks.concurrency` argument ({value}: the number as Lua prints it, else the type). */
 export function concurrencyValueMessage(value: string): string {
   return `tasks.concurrency takes a positive whole number, got ${value}`;
+}
+
+/** A task note keeps at most this many characters of its first line. */
+export const MAX_NOTE_CHARACTERS = 256;
+
+/** The note `tasks.note` keeps: up to the first line break, at most 256 characters. */
+export function noteText(text: string): string {
+  const line = text.split(/\r?\n|\r/, 1)[0] ?? "";
+  return Array.from(line).slice(0, MAX_NOTE_CHARACTERS).join("");
 }

@@ -129,10 +129,20 @@ local function concurrency(...)
   return H('concurrency', v)
 end
 
+local function note(...)
+  if select('#', ...) ~= 1 then H('fail', 'note_arity') end
+  local text = ...
+  if type(text) ~= 'string' then
+    H('fail_text', 'text must be a string, got ' .. type_name(text))
+  end
+  return H('note', text)
+end
+
 rawset(G, 'tasks', {
   spawn = spawn,
   join = join,
   join_any = join_any,
   cancel = cancel,
   concurrency = concurrency,
+  note = note,
 })

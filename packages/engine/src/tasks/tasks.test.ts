@@ -348,4 +348,29 @@ describe("task lifetimes", () => {
     expect(error.kind).toBe("Quota");
     expect(headline(error)).toContain("call recursion exceeded cap of 8");
   });
+
+  it("tasks.note reports the calling task's note: its first line, at most 256 characters", async () => {
+    const r = await run(
+      "# T",
+      "## Main",
+      lua(
+        [
+          "local ok1, e1 = pcall(tasks.note, 5)",
+          "local ok2, e2 = pcall(tasks.note)",
+          "tasks.note('main')",
+          "tasks.join({ tasks.spawn('### W') })",
+          "return tostring(e1) .. '|' .. tostring(e2)",
+        ].join("\n"),
+      ),
+      "### W",
+      lua("tasks.note('step one\\nignored')\ntasks.note(string.rep('x', 300))\nreturn 'w'"),
+    );
+    expect(resultText(r)).toBe("text must be a string, got integer|tasks.note takes (text)");
+    const notes = r.port.events.flatMap((e) => (e.type === "task_note" ? [[e.task, e.text]] : []));
+    expect(notes).toEqual([
+      ["0", "main"],
+      ["0.0", "step one"],
+      ["0.0", "x".repeat(256)],
+    ]);
+  });
 });
