@@ -21,6 +21,7 @@ export type {
 } from "./run-catalog";
 export { RUN_ERROR_KINDS, type RunError, type RunErrorKind, type RunErrorValue } from "./run-error";
 export {
+  type AssistantToolCall,
   type EntryEnding,
   type EntryVia,
   type EventEnvelope,

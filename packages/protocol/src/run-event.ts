@@ -111,6 +111,38 @@ export interface EventFields {
     readonly estimated_tokens: number;
     readonly context_window: number;
   };
+  // the loop and compaction (docs/design/loop.md §9, compactors.md)
+  assistant_tool_calls: {
+    readonly turn: number;
+    /** The reply's calls in the model's order; `tool` names a bound call's tool id. */
+    readonly calls: readonly AssistantToolCall[];
+  };
+  compaction_started: {
+    readonly turn: number;
+    /** `precheck`, `provider` or `explicit` (models.compact). */
+    readonly reason: "precheck" | "provider" | "explicit";
+    /** 1, 2, 3 within one round. */
+    readonly attempt: number;
+    /** How many records the list held. */
+    readonly records: number;
+    readonly estimated_tokens: number;
+  };
+  compaction_succeeded: {
+    readonly turn: number;
+    /** How many records the compacted list holds. */
+    readonly records: number;
+    readonly estimated_tokens: number;
+  };
+  compaction_failed: { readonly turn: number; readonly message: string };
+}
+
+/** One call of an `assistant_tool_calls` event. */
+export interface AssistantToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: JsonObject;
+  /** The tool id behind a bound call's wire name; absent for a local tool or a task built-in. */
+  readonly tool?: string;
 }
 
 /** Which round a model turn event reports, on which role and model, asked by which call. */
