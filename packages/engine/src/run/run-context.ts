@@ -1,6 +1,7 @@
 import type { Prompt } from "@runvil/parser";
 import type { EventFields, RunEvent, RunEventType } from "@runvil/protocol";
 import { toLuaJsonObject } from "../json/convert";
+import type { TaskBuiltinPort } from "../loop/task-builtin-port";
 import { type BlockLocator, encodeJsonValue, type LuaJsonObject, type LuaRuntime } from "../lua";
 import { runNonce } from "../untrusted/nonce";
 import { SectionTree } from "../walk/section-tree";
@@ -32,6 +33,11 @@ export class RunContext {
   rootVar: LuaJsonObject = {};
   /** The `ui()` snapshot in the Lua side's JSON model, or undefined without one. */
   readonly uiSnapshot: LuaJsonObject | undefined;
+  /**
+   * The model's task built-ins (docs/design/loop.md §5), set by the tasks area; undefined until
+   * then, when a loop in a section that allows tasks refuses to start.
+   */
+  taskBuiltins: TaskBuiltinPort | undefined = undefined;
   private seq = 0;
 
   constructor(prompt: Prompt, options: ResolvedRunOptions, runtime: LuaRuntime) {

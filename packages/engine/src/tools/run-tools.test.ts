@@ -41,6 +41,13 @@ describe("RunTools", () => {
     expect(run.packs.get("task")?.tools).toEqual([]);
   });
 
+  it("finds an offered tool by its wire name, never a left-out one", () => {
+    const run = new RunTools(catalog([tool("task/status", null), tool("web/fetch")], null), []);
+    expect(run.offeredByWireName("web_fetch")?.id).toBe("web/fetch");
+    expect(run.offeredByWireName("web/fetch")).toBeUndefined();
+    expect(run.offeredByWireName("task_status")).toBeUndefined();
+  });
+
   it("without a Host report: the declared Packs plus every Pack with a catalog tool", () => {
     const run = new RunTools(catalog([tool("web/fetch")], null), ["user-input"]);
     expect([...run.packs.keys()]).toEqual(["user-input", "web"]);

@@ -53,6 +53,7 @@ export class RunTools {
   readonly extraPacks: readonly string[];
   private readonly catalogById: ReadonlyMap<string, CatalogTool>;
   private readonly offeringById: ReadonlyMap<string, CatalogTool>;
+  private readonly offeringByWireName: ReadonlyMap<string, CatalogTool>;
 
   constructor(catalog: RunCatalog, declaredPacks: readonly string[]) {
     const tools = [...catalog.tools].sort(byId);
@@ -80,6 +81,7 @@ export class RunTools {
     this.offering = tools.filter((tool) => tool.wireName !== null && withObjects.has(tool.pack));
     this.offeringById = new Map(this.offering.map((tool) => [tool.id, tool]));
     this.offeringIds = sortNames(this.offering.map((tool) => tool.id));
+    this.offeringByWireName = new Map(this.offering.map((tool) => [tool.wireName ?? "", tool]));
     const packs = new Map<string, RunPackObject>();
     for (const id of sortNames(withObjects)) {
       packs.set(id, {
@@ -99,6 +101,14 @@ export class RunTools {
   /** The offered tool with this exact id, if any. */
   offered(id: string): CatalogTool | undefined {
     return this.offeringById.get(id);
+  }
+
+  /**
+   * The offered tool a model would call by this wire name, if any (the out_of_scope_tool
+   * message's not-offered hint). Wire names are unique in the offering.
+   */
+  offeredByWireName(name: string): CatalogTool | undefined {
+    return this.offeringByWireName.get(name);
   }
 
   /** The catalog tool with this exact id, offered or left out, if any. */

@@ -51,10 +51,23 @@ export function reportToolCallSucceeded(
   content: string,
   trusted: boolean,
 ): void {
-  const { ctx, source } = entry;
-  ctx.emit(source, "tool_call_succeeded", fields(call));
-  ctx.emit(
-    source,
+  entry.ctx.emit(entry.source, "tool_call_succeeded", fields(call));
+  reportToolResult(entry, call, content, trusted);
+}
+
+/**
+ * Reports the result a call's caller receives (`tool_result`): after `tool_call_succeeded`, or
+ * after `tool_call_failed` for a model's call to a bound tool, whose failure text the model
+ * reads (trusted false).
+ */
+export function reportToolResult(
+  entry: Entry,
+  call: ToolCallIdentity,
+  content: string,
+  trusted: boolean,
+): void {
+  entry.ctx.emit(
+    entry.source,
     "tool_result",
     call.tool === undefined
       ? { turn: call.turn, tool_call_id: call.callId, alias: call.alias, content, trusted }
