@@ -1,3 +1,4 @@
+import { installLoop } from "../loop/install-loop";
 import {
   ensureSealedTargets,
   installErrors,
@@ -40,7 +41,8 @@ import { installUntrusted } from "./untrusted-global";
  * infer are suspending calls) with `messages`, the list its loop rounds read
  * (docs/design/messages.md).
  * Step 4 installs `item` in a task chain's entries only, and step 6 the `tasks` table.
- * Globals of areas that do not exist yet (compactors) are not installed.
+ * Step 7 plugs the loop and compaction into `models` and installs `compactors`
+ * (docs/design/loop.md, compactors.md).
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
  */
@@ -94,6 +96,8 @@ export async function setupSectionVm(
   installMessages(vm, entry);
   entry.taskSet = new TaskSet(entry, runChain);
   installTasks(vm, entry);
+  // 7: models.loop, handle:loop, models.compact and compactors
+  installLoop(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9
