@@ -1,10 +1,8 @@
 // Cases of /work/shared/conformance/tools/03-tool-scope.yaml that need no model and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model and prelude areas:
-// - scoped-search offers web_search in Ask and nothing in Plain (a model)
-// - task-owner advertises the four task built-ins in order (a model)
-// - a later allow_tasks narrows the allowlist and a target outside it is refused (a model)
-// - a task call in a section that never opted in is out of scope (a model)
+// - task-owner advertises the four task built-ins in order (tasks)
+// - a later allow_tasks narrows the allowlist and a target outside it is refused (tasks)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
 
@@ -202,6 +200,131 @@ const cases: ToolCase[] = [
     expect: {
       result_matches:
         "^(?:[^\\n]*: )?tools\\.allow_tasks targets must name at least one section; call it with no argument to allow any section$",
+    },
+  },
+  {
+    name: "scoped-search offers web_search in Ask and nothing in Plain",
+    prompt: [
+      "---",
+      "name: scoped-search",
+      "description: Offers one tool to the model in one section only.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Scoped search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "messages:user('Search for the latest Lua release.')",
+      "models.loop()",
+      "```",
+      "",
+      "## Plain",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_search",
+              arguments: {
+                query: "latest Lua release",
+              },
+            },
+          ],
+        },
+        {
+          text: "Lua 5.4.7 is the latest release.",
+        },
+        {
+          text: "hi",
+        },
+      ],
+    },
+    web: {
+      search: {
+        "latest Lua release": "1. Lua 5.4.7 released",
+      },
+    },
+    expect: {
+      result: "hi",
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+        {
+          tools: ["web_search"],
+        },
+        {
+          tools: [],
+        },
+      ],
+    },
+  },
+  {
+    name: "a task call in a section that never opted in is out of scope",
+    prompt: [
+      "---",
+      "name: task-owner",
+      "description: Lets the model start a task on one section.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Task owner",
+      "",
+      "## Plan",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('go')",
+      "local ok, err = pcall(models.loop)",
+      "return err.kind .. '|' .. err.name .. '|' .. #messages",
+      "```",
+      "",
+      "## Child",
+      "",
+      "```lua",
+      "return 'child done'",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "task",
+              arguments: {
+                target: "## Child",
+              },
+            },
+          ],
+        },
+      ],
+    },
+    expect: {
+      result: "out_of_scope_tool|task|1",
+      model_requests: [
+        {
+          tools: [],
+        },
+      ],
     },
   },
 ];

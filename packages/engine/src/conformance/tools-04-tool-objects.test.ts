@@ -1,9 +1,6 @@
 // Cases of /work/shared/conformance/tools/04-tool-objects.yaml that need no model loop and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model loop and prelude areas:
-// - a Pack object's tools array offers every tool in it (a model)
-// - maybe-web offers the web tools when the run has them (a model)
-// - maybe-web offers nothing on a Host without web (a model)
 // - declared Packs are listed by Pack id, not declaration order (a prelude)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
@@ -578,6 +575,157 @@ const cases: ToolCase[] = [
     ],
     expect: {
       result: "tools.offer takes tool ids, tool objects, or arrays of them, got userdata",
+    },
+  },
+  {
+    name: "a Pack object's tools array offers every tool in it",
+    prompt: [
+      "---",
+      "name: offer-pack-tools",
+      "description: Offers a Pack object's tools array.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer pack tools",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local web = packs.get('web')",
+      "tools.offer(web.tools)",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "maybe-web offers the web tools when the run has them",
+    prompt: [
+      "---",
+      "name: maybe-web",
+      "description: Offers the web Pack's tools when the run has them.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Maybe web",
+      "",
+      "## Search",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local web = packs.get('web')",
+      "if web then tools.offer(web.tools) end",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_search",
+              arguments: {
+                query: "latest Lua release",
+              },
+            },
+          ],
+        },
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    web: {
+      search: {
+        "latest Lua release": "1. Lua 5.4.7 released",
+      },
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "call_1",
+          alias: "web_search",
+          tool: "web/search",
+        },
+      ],
+    },
+  },
+  {
+    name: "maybe-web offers nothing on a Host without web",
+    prompt: [
+      "---",
+      "name: maybe-web",
+      "description: Offers the web Pack's tools when the run has them.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Maybe web",
+      "",
+      "## Search",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local web = packs.get('web')",
+      "if web then tools.offer(web.tools) end",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    host: {
+      packs: ["user-input", "subagents"],
+    },
+    models: {
+      replies: [
+        {
+          text: "I cannot search.",
+        },
+      ],
+    },
+    expect: {
+      result: "I cannot search.",
+      model_requests: [
+        {
+          tools: [],
+        },
+      ],
     },
   },
 ];

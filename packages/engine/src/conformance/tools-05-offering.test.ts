@@ -1,27 +1,6 @@
 // Cases of /work/shared/conformance/tools/05-offering.yaml that need no model loop and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model loop and prelude areas:
-// - offer-search advertises web_search and routes its calls to web/search (a model)
-// - offer-search runs normally when the model never calls the tool (a model)
-// - packs.offer advertises both web tools (a model)
-// - packs.offer of user-input offers the ask tool (a model)
-// - packs.offer of packs.required offers every declared Pack (a model)
-// - an array of a Tool object and an id offers in array order (a model)
-// - tools.offer of tools.extras offers every extra Pack's tool (a model)
-// - tools.offer with no argument or an empty array offers nothing (a model)
-// - tools.offer tools come before packs.offer tools and repeats add nothing (a model)
-// - offered tools reach the model in offer order, not catalog order (a model)
-// - two-loops gives each section its own tool set (a model)
-// - tools.offer after an empty render raises the fixed-list error (a model)
-// - tools.offer after the render refuses before checking its arguments (a model)
-// - an identical packs.offer after the render raises the fixed-list error (a model)
-// - a handler running inside models.loop cannot offer (a model)
-// - a round over empty messages renders nothing, so offers still work after it (a model)
-// - offers in the H1 block do not reach the walked sections (a model)
-// - shared-offers adds a required library's offers to each entry's own scope (a model)
-// - a refused array offer records nothing and a later valid offer still lands (a model)
-// - a tools.offer refused for an extra argument records nothing (a model)
-// - an absent Pack in a list refuses the whole call and keeps earlier offers (a model)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
 
@@ -507,6 +486,938 @@ const cases: ToolCase[] = [
         message_contains: 'tools.offer: "web/crawl" is not a catalog tool in this run',
       },
       model_requests: [],
+    },
+  },
+  {
+    name: "offer-search advertises web_search and routes its calls to web/search",
+    prompt: [
+      "---",
+      "name: offer-search",
+      "description: Offers one web tool to the model.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "messages:user('Find the latest Lua release and name it.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_search",
+              arguments: {
+                query: "latest Lua release",
+              },
+            },
+          ],
+        },
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    web: {
+      search: {
+        "latest Lua release": "1. Lua 5.4.7 released",
+      },
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+        {
+          tools: ["web_search"],
+        },
+      ],
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "call_1",
+          alias: "web_search",
+          tool: "web/search",
+        },
+      ],
+    },
+  },
+  {
+    name: "offer-search runs normally when the model never calls the tool",
+    prompt: [
+      "---",
+      "name: offer-search",
+      "description: Offers one web tool to the model.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "messages:user('Find the latest Lua release and name it.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4",
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "packs.offer advertises both web tools",
+    prompt: [
+      "---",
+      "name: offer-search",
+      "description: Offers one web tool to the model.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "packs.offer('web')",
+      "messages:user('Find the latest Lua release and quote its announcement.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7 is out.",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7 is out.",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "packs.offer of user-input offers the ask tool",
+    prompt: [
+      "---",
+      "name: offer-ask",
+      "description: Offers the user-input Pack to the model.",
+      "runvil: 0",
+      "uses: [user-input]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer ask",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "packs.offer('user-input')",
+      "messages:user('Ask the operator for a name.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "No need to ask.",
+        },
+      ],
+    },
+    expect: {
+      result: "No need to ask.",
+      model_requests: [
+        {
+          tools: ["user-input_ask"],
+        },
+      ],
+    },
+  },
+  {
+    name: "packs.offer of packs.required offers every declared Pack",
+    prompt: [
+      "---",
+      "name: offer-required",
+      "description: Offers every declared Pack.",
+      "runvil: 0",
+      "uses: [web, user-input]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer required",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "packs.offer(packs.required())",
+      "messages:user('Use what you need.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "done",
+        },
+      ],
+    },
+    expect: {
+      result: "done",
+      model_requests: [
+        {
+          tools: ["user-input_ask", "web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "an array of a Tool object and an id offers in array order",
+    prompt: [
+      "---",
+      "name: offer-mixed-array",
+      "description: Offers a Tool object and an id in one array.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer mixed array",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer({ tools.get('web/fetch'), 'web/search' })",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer of tools.extras offers every extra Pack's tool",
+    prompt: [
+      "---",
+      "name: offer-extras",
+      "description: Offers the tools of every extra Pack.",
+      "runvil: 0",
+      "uses: [user-input]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer extras",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer(tools.extras())",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer with no argument or an empty array offers nothing",
+    prompt: [
+      "---",
+      "name: offer-nothing",
+      "description: Calls tools.offer with nothing to offer.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer nothing",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer()",
+      "tools.offer({})",
+      "messages:user('say hi')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result: "hi",
+      model_requests: [
+        {
+          tools: [],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer tools come before packs.offer tools and repeats add nothing",
+    prompt: [
+      "---",
+      "name: offer-search",
+      "description: Offers one web tool to the model.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "packs.offer('web')",
+      "tools.offer('web/search')",
+      "tools.offer({ 'web/search' })",
+      "messages:user('Find the latest Lua release and quote its announcement.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7 is out.",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7 is out.",
+      model_requests: [
+        {
+          tools: ["web_search", "web_fetch"],
+        },
+      ],
+    },
+  },
+  {
+    name: "offered tools reach the model in offer order, not catalog order",
+    prompt: [
+      "---",
+      "name: offer-order",
+      "description: Offers search before fetch.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer order",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer({ 'web/search', 'web/fetch' })",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_search", "web_fetch"],
+        },
+      ],
+    },
+  },
+  {
+    name: "two-loops gives each section its own tool set",
+    prompt: [
+      "---",
+      "name: two-loops",
+      "description: Runs two loops with different tool sets in two sections.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Two loops",
+      "",
+      "## Recall",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('Say which Lua version you know best.')",
+      "models.loop()",
+      "var.known = messages[#messages].content",
+      "```",
+      "",
+      "## Search",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "messages:user('You said: ' .. var.known .. ' Now search for the latest Lua release and name it.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4",
+        },
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua 5.4.7",
+      var: {
+        known: "Lua 5.4",
+      },
+      model_requests: [
+        {
+          tools: [],
+        },
+        {
+          tools: ["web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer after an empty render raises the fixed-list error",
+    prompt: [
+      "---",
+      "name: offer-after-render",
+      "description: Offers a tool after the first loop round.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer after render",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "local ok, err = pcall(tools.offer, 'web/search')",
+      "return err.kind .. '|' .. tostring(err)",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result:
+        "lua|tools.offer: the section's tool list is fixed at its first models.loop round; make every offer before the first loop, or offer in another section",
+      model_requests: [
+        {
+          tools: [],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer after the render refuses before checking its arguments",
+    prompt: [
+      "---",
+      "name: offer-after-render-bad-arg",
+      "description: Offers a bad argument after the first loop round.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer after render bad arg",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "local ok, err = pcall(tools.offer, 42)",
+      "return tostring(err)",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result:
+        "tools.offer: the section's tool list is fixed at its first models.loop round; make every offer before the first loop, or offer in another section",
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "an identical packs.offer after the render raises the fixed-list error",
+    prompt: [
+      "---",
+      "name: pack-after-render",
+      "description: Repeats a Pack offer after the first loop round.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Pack after render",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "packs.offer('web')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "local ok, err = pcall(packs.offer, 'web')",
+      "return err.kind .. '|' .. tostring(err)",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result:
+        "lua|packs.offer: the section's tool list is fixed at its first models.loop round; make every offer before the first loop, or offer in another section",
+      model_requests: [
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a handler running inside models.loop cannot offer",
+    prompt: [
+      "---",
+      "name: handler-offer",
+      "description: Tries to offer from a local tool handler during the loop.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Handler offer",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', {}, function()",
+      "  local ok, err = pcall(tools.offer, 'web/fetch')",
+      "  return tostring(err)",
+      "end)",
+      "messages:user('Use grab.')",
+      "models.loop()",
+      "return messages[3].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {},
+            },
+          ],
+        },
+        {
+          text: "done",
+        },
+      ],
+    },
+    expect: {
+      result:
+        "tools.offer: the section's tool list is fixed at its first models.loop round; make every offer before the first loop, or offer in another section",
+    },
+  },
+  {
+    name: "a round over empty messages renders nothing, so offers still work after it",
+    prompt: [
+      "---",
+      "name: offer-after-refused-round",
+      "description: Offers after a loop round refused before the build.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer after refused round",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local refused = not pcall(models.loop)",
+      "tools.offer('web/search')",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return tostring(refused) .. '|' .. messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "true|Lua 5.4.7",
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "offers in the H1 block do not reach the walked sections",
+    prompt: [
+      "---",
+      "name: h1-offer",
+      "description: Offers a tool in the H1 block.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# H1 offer",
+      "",
+      "```lua",
+      "tools.offer('web/search')",
+      "```",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result: "hi",
+      model_requests: [
+        {
+          tools: [],
+        },
+      ],
+    },
+  },
+  {
+    name: "shared-offers adds a required library's offers to each entry's own scope",
+    prompt: [
+      "---",
+      "name: shared-offers",
+      "description: Shares one set of offers between two sections.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Shared offers",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "require '## offers'",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "```",
+      "",
+      "## Check",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "require '## offers'",
+      "messages:user('Fetch the Lua home page and quote its first line.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+      "",
+      "## offers",
+      "",
+      "```lua",
+      "packs.offer('web')",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+        {
+          text: "Lua: the programming language",
+        },
+      ],
+    },
+    expect: {
+      result: "Lua: the programming language",
+      model_requests: [
+        {
+          tools: ["web_search", "web_fetch"],
+        },
+        {
+          tools: ["web_fetch", "web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a refused array offer records nothing and a later valid offer still lands",
+    prompt: [
+      "---",
+      "name: offer-all-or-nothing",
+      "description: Shows that a refused array offer records none of its entries.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer all or nothing",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('pick', 'Pick an option', {}, function() return 'picked' end)",
+      "pcall(tools.offer, { 'web/search', 'pick' })",
+      "tools.offer('web/fetch')",
+      "messages:user('Pick something.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "picked nothing",
+        },
+      ],
+    },
+    expect: {
+      result: "picked nothing",
+      model_requests: [
+        {
+          tools: ["web_fetch", "pick"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a tools.offer refused for an extra argument records nothing",
+    prompt: [
+      "---",
+      "name: offer-extra-records-nothing",
+      "description: Shows that a shape error refuses the whole call.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Offer extra records nothing",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "pcall(tools.offer, 'web/search', 'web/fetch')",
+      "tools.offer('web/fetch')",
+      "messages:user('Fetch the Lua home page.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "not now",
+        },
+      ],
+    },
+    expect: {
+      result: "not now",
+      model_requests: [
+        {
+          tools: ["web_fetch"],
+        },
+      ],
+    },
+  },
+  {
+    name: "an absent Pack in a list refuses the whole call and keeps earlier offers",
+    prompt: [
+      "---",
+      "name: pack-list-absent",
+      "description: Offers a list holding a Pack the run does not know.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Pack list absent",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "local ok, err = pcall(packs.offer, { 'web', 'nope' })",
+      "messages:user('Find the latest Lua release.')",
+      "models.loop()",
+      "return tostring(err)",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result:
+        'packs.offer: no Pack named "nope" in this run; declare it under uses: to require it, or offer it only when packs.get("nope") returns it',
+      model_requests: [
+        {
+          tools: ["web_search"],
+        },
+      ],
     },
   },
 ];

@@ -1,9 +1,6 @@
 // Cases of /work/shared/conformance/tools/06-calling.yaml that need no model loop and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model loop and prelude areas:
-// - one model call and one script call count 2 (a model)
-// - page-count reads 1 when the model fetches once (a model)
-// - page-count reads 0 when the model answers without fetching (a model)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
 
@@ -631,6 +628,146 @@ const cases: ToolCase[] = [
           tools: [],
         },
       ],
+    },
+  },
+  {
+    name: "one model call and one script call count 2",
+    prompt: [
+      "---",
+      "name: count-both",
+      "description: Counts a model call and a script call to one tool.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Count both",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/fetch')",
+      "messages:user('Fetch the Lua home page.')",
+      "models.loop()",
+      "tools.call('web/fetch', { url = 'https://www.lua.org/' })",
+      "return tostring(tools.calls['web/fetch'])",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_fetch",
+              arguments: {
+                url: "https://www.lua.org/",
+              },
+            },
+          ],
+        },
+        {
+          text: "fetched",
+        },
+      ],
+    },
+    web: {
+      pages: {
+        "https://www.lua.org/": "Lua: the programming language",
+      },
+    },
+    expect: {
+      result: "2",
+    },
+  },
+  {
+    name: "page-count reads 1 when the model fetches once",
+    prompt: [
+      "---",
+      "name: page-count",
+      "description: Reports how many pages the model fetched.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Page count",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/fetch')",
+      "messages:user('Fetch the Lua home page if you need it, then name the latest release.')",
+      "models.loop()",
+      "local pages = tools.calls and tools.calls['web/fetch'] or 0",
+      "return 'pages fetched: ' .. pages",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_fetch",
+              arguments: {
+                url: "https://www.lua.org/",
+              },
+            },
+          ],
+        },
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    web: {
+      pages: {
+        "https://www.lua.org/": "Lua: the programming language",
+      },
+    },
+    expect: {
+      result: "pages fetched: 1",
+    },
+  },
+  {
+    name: "page-count reads 0 when the model answers without fetching",
+    prompt: [
+      "---",
+      "name: page-count",
+      "description: Reports how many pages the model fetched.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Page count",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/fetch')",
+      "messages:user('Fetch the Lua home page if you need it, then name the latest release.')",
+      "models.loop()",
+      "local pages = tools.calls and tools.calls['web/fetch'] or 0",
+      "return 'pages fetched: ' .. pages",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "Lua 5.4.7",
+        },
+      ],
+    },
+    expect: {
+      result: "pages fetched: 0",
     },
   },
 ];

@@ -1,13 +1,6 @@
 // Cases of /work/shared/conformance/tools/08-local-tools.yaml that need no model and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model and prelude areas:
-// - local-grab advertises grab and answers the model's call (a model)
-// - a parameter with a description carries it into the schema (a model)
-// - every parameter is required and listed in sorted bytewise order (a model)
-// - a local tool with no parameters has an empty schema (a model)
-// - decide records the model's verdict in the H1 pass (a model)
-// - a local tool named like an offered wire name shadows the catalog tool (a model)
-// - tools.offer_local after the render raises before checking arguments (a model)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
 
@@ -126,6 +119,415 @@ const cases: ToolCase[] = [
     expect: {
       result:
         'tools.offer_local param "value" must be a type string or a {type, description} array',
+    },
+  },
+  {
+    name: "local-grab advertises grab and answers the model's call",
+    prompt: [
+      "---",
+      "name: local-grab",
+      "description: Offers a Lua tool to the model.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Local grab",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  return 'got ' .. args.value",
+      "end)",
+      "messages:user('Use the grab tool on the value b, then repeat what it said.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {
+                value: "b",
+              },
+            },
+          ],
+        },
+        {
+          text: "got b",
+        },
+      ],
+    },
+    expect: {
+      result: "got b",
+      model_requests: [
+        {
+          tools: ["grab"],
+          tool_definitions: [
+            {
+              name: "grab",
+              description: "Grab a value",
+              parameters: {
+                type: "object",
+                properties: {
+                  value: {
+                    type: "string",
+                  },
+                },
+                required: ["value"],
+              },
+            },
+          ],
+        },
+        {
+          tools: ["grab"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a parameter with a description carries it into the schema",
+    prompt: [
+      "---",
+      "name: local-find",
+      "description: Offers a local tool with a described parameter.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Local find",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('find', 'Find notes', { query = 'string', limit = { 'integer', 'maximum hits' } }, function(args)",
+      "  return 'found ' .. args.query",
+      "end)",
+      "messages:user('Find notes about Lua.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "no search needed",
+        },
+      ],
+    },
+    expect: {
+      result: "no search needed",
+      model_requests: [
+        {
+          tools: ["find"],
+          tool_definitions: [
+            {
+              name: "find",
+              description: "Find notes",
+              parameters: {
+                type: "object",
+                properties: {
+                  limit: {
+                    type: "integer",
+                    description: "maximum hits",
+                  },
+                  query: {
+                    type: "string",
+                  },
+                },
+                required: ["limit", "query"],
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: "every parameter is required and listed in sorted bytewise order",
+    prompt: [
+      "---",
+      "name: local-sorted",
+      "description: Offers a local tool with eight parameters.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Local sorted",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('spell', 'Spell a word', {",
+      "  zulu = 'string', alpha = 'string', mike = 'string', bravo = 'string',",
+      "  yankee = 'string', charlie = 'string', oscar = 'string', delta = 'string',",
+      "}, function() return 'spelled' end)",
+      "messages:user('Spell something.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "no",
+        },
+      ],
+    },
+    expect: {
+      result: "no",
+      model_requests: [
+        {
+          tools: ["spell"],
+          tool_definitions: [
+            {
+              name: "spell",
+              parameters: {
+                type: "object",
+                properties: {
+                  alpha: {
+                    type: "string",
+                  },
+                  bravo: {
+                    type: "string",
+                  },
+                  charlie: {
+                    type: "string",
+                  },
+                  delta: {
+                    type: "string",
+                  },
+                  mike: {
+                    type: "string",
+                  },
+                  oscar: {
+                    type: "string",
+                  },
+                  yankee: {
+                    type: "string",
+                  },
+                  zulu: {
+                    type: "string",
+                  },
+                },
+                required: ["alpha", "bravo", "charlie", "delta", "mike", "oscar", "yankee", "zulu"],
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: "a local tool with no parameters has an empty schema",
+    prompt: [
+      "---",
+      "name: local-none",
+      "description: Offers a local tool with no parameters.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Local none",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('none', 'Returns nothing', {}, function() end)",
+      "messages:user('Call none if you like.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "skipped",
+        },
+      ],
+    },
+    expect: {
+      result: "skipped",
+      model_requests: [
+        {
+          tools: ["none"],
+          tool_definitions: [
+            {
+              name: "none",
+              description: "Returns nothing",
+              parameters: {
+                type: "object",
+                properties: {},
+                required: [],
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: "decide records the model's verdict in the H1 pass",
+    prompt: [
+      "---",
+      "name: decide",
+      "description: Lets the model choose a path before the walk starts.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Decide",
+      "",
+      "```lua",
+      "models.default('writer')",
+      "tools.offer_local('decide', 'Record the verdict', { choice = 'string' }, function(args)",
+      "  var.verdict = args.choice",
+      "  return 'recorded'",
+      "end)",
+      "messages:user('Choose use_mcp or use_web and record your choice with the decide tool.')",
+      "models.loop()",
+      "```",
+      "",
+      "## Result",
+      "",
+      "```lua",
+      "return var.verdict",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "decide",
+              arguments: {
+                choice: "use_mcp",
+              },
+            },
+          ],
+        },
+        {
+          text: "Recorded use_mcp.",
+        },
+      ],
+    },
+    expect: {
+      result: "use_mcp",
+      var: {
+        verdict: "use_mcp",
+      },
+    },
+  },
+  {
+    name: "a local tool named like an offered wire name shadows the catalog tool",
+    prompt: [
+      "---",
+      "name: shadow-search",
+      "description: Shadows web_search with a local tool.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Shadow search",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer('web/search')",
+      "tools.offer_local('web_search', 'Local search', { query = 'string' }, function(args)",
+      "  return 'local ' .. args.query",
+      "end)",
+      "messages:user('Search for lua.')",
+      "models.loop()",
+      "return messages[3].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "web_search",
+              arguments: {
+                query: "lua",
+              },
+            },
+          ],
+        },
+        {
+          text: "done",
+        },
+      ],
+    },
+    expect: {
+      result: "local lua",
+      model_requests: [
+        {
+          tools: ["web_search"],
+          tool_definitions: [
+            {
+              name: "web_search",
+              description: "Local search",
+            },
+          ],
+        },
+        {
+          tools: ["web_search"],
+        },
+      ],
+    },
+  },
+  {
+    name: "tools.offer_local after the render raises before checking arguments",
+    prompt: [
+      "---",
+      "name: local-after-render",
+      "description: Defines a local tool after the first loop round.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Local after render",
+      "",
+      "## Ask",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "messages:user('say hi')",
+      "models.loop()",
+      "local ok, err = pcall(tools.offer_local)",
+      "return err.kind .. '|' .. tostring(err)",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          text: "hi",
+        },
+      ],
+    },
+    expect: {
+      result:
+        "lua|tools.offer_local: the section's tool list is fixed at its first models.loop round; make every offer before the first loop, or offer in another section",
     },
   },
 ];

@@ -1,18 +1,6 @@
 // Cases of /work/shared/conformance/tools/09-local-handlers.yaml that need no model and no prelude, copied
 // verbatim (prompts as lines) and run on the scenario Host of src/tools/test-support.
 // Left for the model and prelude areas:
-// - grab-loop answers the model's call with a tool record (a model)
-// - a bound tool failing inside a model-called handler gives the result tool (a model)
-// - a model-called handler can run a nested models.infer round (a model)
-// - grab-state shows handlers updating the block's locals (a model)
-// - a save_note handler keeps a running count in a block local (a model)
-// - grab-returns shows what handler return values become (a model)
-// - a model-called handler returning a table fails the run (a model)
-// - grab-raise-loop re-raises the handler's value at models.loop (a model)
-// - an uncaught handler error fails the run with its message (a model)
-// - a model-issued local call reports a tool_result under the model's call id (a model)
-// - grab-raise-loop reports a tool_result only for the call that returned (a model)
-// - nested local calls report the inner result before the outer one (a model)
 import { describe, it } from "vitest";
 import { checkToolCase, type ToolCase } from "../tools/test-support/tool-case";
 
@@ -288,6 +276,714 @@ const cases: ToolCase[] = [
           alias: "grab",
           content: "got hi",
           trusted: true,
+        },
+      ],
+    },
+  },
+  {
+    name: "grab-loop answers the model's call with a tool record",
+    prompt: [
+      "---",
+      "name: grab-loop",
+      "description: Lets the model call a local tool.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab loop",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "messages:user('Grab x.')",
+      "models.loop()",
+      "return messages[3].content .. '|' .. messages[3].tool_call_id",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {
+                value: "x",
+              },
+            },
+          ],
+        },
+        {
+          text: "I grabbed x.",
+        },
+      ],
+    },
+    expect: {
+      result: "grabbed x|call_1",
+    },
+  },
+  {
+    name: "a bound tool failing inside a model-called handler gives the result tool",
+    prompt: [
+      "---",
+      "name: grab-failing",
+      "description: Catches a failing bound tool inside a handler.",
+      "runvil: 0",
+      "uses: [web]",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab failing",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Try the failing tool', {}, function()",
+      "  local ok, err = pcall(tools.call, 'web/fetch', {})",
+      "  return err.kind",
+      "end)",
+      "messages:user('Use grab.')",
+      "models.loop()",
+      "return messages[3].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {},
+            },
+          ],
+        },
+        {
+          text: "The grab tool said tool.",
+        },
+      ],
+    },
+    expect: {
+      result: "tool",
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "call_1",
+          alias: "grab",
+          content: "tool",
+        },
+      ],
+    },
+  },
+  {
+    name: "a model-called handler can run a nested models.infer round",
+    prompt: [
+      "---",
+      "name: grab-infer",
+      "description: Lets a handler ask a side question with models.infer.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab infer",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Ask a side question', {}, function()",
+      "  return 'inferred ' .. models.infer('inner prompt')",
+      "end)",
+      "messages:user('Use grab.')",
+      "models.loop()",
+      "return messages[#messages].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {},
+            },
+          ],
+        },
+        {
+          text: "inner answer",
+        },
+        {
+          text: "final answer",
+        },
+      ],
+    },
+    expect: {
+      result: "final answer",
+      model_requests: [
+        {
+          tools: ["grab"],
+        },
+        {
+          tools: [],
+        },
+        {
+          tools: ["grab"],
+        },
+      ],
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "call_1",
+          alias: "grab",
+          content: "inferred inner answer",
+          trusted: true,
+        },
+      ],
+    },
+  },
+  {
+    name: "grab-state shows handlers updating the block's locals",
+    prompt: [
+      "---",
+      "name: grab-state",
+      "description: Shows a handler updating the block's locals.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab state",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local calls = {}",
+      "local seen = {}",
+      "messages:user('Grab a, then b.')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  calls[#calls + 1] = args.value",
+      "  seen[#seen + 1] = #messages",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "models.loop()",
+      "return table.concat(calls, ',') .. '|' .. table.concat(seen, ',') .. '|' .. #messages",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "c1",
+              name: "grab",
+              arguments: {
+                value: "a",
+              },
+            },
+            {
+              id: "c2",
+              name: "grab",
+              arguments: {
+                value: "b",
+              },
+            },
+          ],
+        },
+        {
+          text: "Grabbed a and b.",
+        },
+      ],
+    },
+    expect: {
+      result: "a,b|1,1|5",
+      model_requests: [
+        {
+          tools: ["grab"],
+        },
+        {
+          tools: ["grab"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a save_note handler keeps a running count in a block local",
+    prompt: [
+      "---",
+      "name: save-notes",
+      "description: Counts saved notes in a handler's closure.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Save notes",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local saved = 0",
+      "tools.offer_local('save_note', 'Save a note', { text = 'string' }, function(args)",
+      "  saved = saved + 1",
+      "  return saved .. ' notes saved'",
+      "end)",
+      "messages:user('Save two notes.')",
+      "models.loop()",
+      "return messages[3].content .. '|' .. messages[4].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "save_note",
+              arguments: {
+                text: "first",
+              },
+            },
+            {
+              id: "call_2",
+              name: "save_note",
+              arguments: {
+                text: "second",
+              },
+            },
+          ],
+        },
+        {
+          text: "Saved both.",
+        },
+      ],
+    },
+    expect: {
+      result: "1 notes saved|2 notes saved",
+    },
+  },
+  {
+    name: "grab-returns shows what handler return values become",
+    prompt: [
+      "---",
+      "name: grab-returns",
+      "description: Shows what handler return values become.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab returns",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('none', 'Returns nothing', {}, function() end)",
+      "tools.offer_local('number', 'Returns a number', {}, function() return 42 end)",
+      "tools.offer_local('pair', 'Returns two values', {}, function()",
+      "  return 'first', 'second'",
+      "end)",
+      "messages:user('Call all three tools.')",
+      "models.loop()",
+      "return '[' .. messages[3].content .. ']|' .. messages[4].content .. '|' .. messages[5].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "none",
+              arguments: {},
+            },
+            {
+              id: "call_2",
+              name: "number",
+              arguments: {},
+            },
+            {
+              id: "call_3",
+              name: "pair",
+              arguments: {},
+            },
+          ],
+        },
+        {
+          text: "Called all three.",
+        },
+      ],
+    },
+    expect: {
+      result: "[]|42|first",
+      model_requests: [
+        {
+          tools: ["none", "number", "pair"],
+        },
+        {
+          tools: ["none", "number", "pair"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a model-called handler returning a table fails the run",
+    prompt: [
+      "---",
+      "name: grab-table-loop",
+      "description: Lets the model call a handler that returns a table.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab table loop",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  return { args.value }",
+      "end)",
+      "messages:user('Grab x.')",
+      "models.loop()",
+      "return 'unreachable'",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {
+                value: "x",
+              },
+            },
+          ],
+        },
+      ],
+    },
+    expect: {
+      outcome: "failed",
+      error: {
+        message_contains: "cannot return a table as a result",
+      },
+    },
+  },
+  {
+    name: "grab-raise-loop re-raises the handler's value at models.loop",
+    prompt: [
+      "---",
+      "name: grab-raise-loop",
+      "description: Catches a handler error raised during a conversation.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab raise loop",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local own = { reason = 'mine' }",
+      "local count = 0",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  count = count + 1",
+      "  if count == 2 then error(own) end",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "messages:user('Grab a, then b.')",
+      "local ok, err = pcall(models.loop)",
+      "return tostring(ok) .. '|' .. tostring(err == own) .. '|' .. count",
+      "  .. '|' .. #messages .. '|' .. messages[1].role",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "c1",
+              name: "grab",
+              arguments: {
+                value: "a",
+              },
+            },
+            {
+              id: "c2",
+              name: "grab",
+              arguments: {
+                value: "b",
+              },
+            },
+          ],
+        },
+      ],
+    },
+    expect: {
+      result: "false|true|2|1|user",
+      model_requests: [
+        {
+          tools: ["grab"],
+        },
+      ],
+      events: [
+        {
+          type: "tool_call_failed",
+        },
+      ],
+    },
+  },
+  {
+    name: "an uncaught handler error fails the run with its message",
+    prompt: [
+      "---",
+      "name: grab-explode",
+      "description: Lets the model call a handler that raises.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab explode",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  error('handler exploded')",
+      "end)",
+      "messages:user('Grab x.')",
+      "models.loop()",
+      "return 'unreachable'",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "grab",
+              arguments: {
+                value: "x",
+              },
+            },
+          ],
+        },
+      ],
+    },
+    expect: {
+      outcome: "failed",
+      error: {
+        message_contains: "handler exploded",
+      },
+      model_requests: [
+        {
+          tools: ["grab"],
+        },
+      ],
+    },
+  },
+  {
+    name: "a model-issued local call reports a tool_result under the model's call id",
+    prompt: [
+      "---",
+      "name: grab-loop",
+      "description: Lets the model call a local tool.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab loop",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "messages:user('Grab x.')",
+      "models.loop()",
+      "return messages[3].content .. '|' .. messages[3].tool_call_id",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_7",
+              name: "grab",
+              arguments: {
+                value: "x",
+              },
+            },
+          ],
+        },
+        {
+          text: "I grabbed x.",
+        },
+      ],
+    },
+    expect: {
+      result: "grabbed x|call_7",
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "call_7",
+          alias: "grab",
+          content: "grabbed x",
+          trusted: true,
+        },
+      ],
+    },
+  },
+  {
+    name: "grab-raise-loop reports a tool_result only for the call that returned",
+    prompt: [
+      "---",
+      "name: grab-raise-loop",
+      "description: Catches a handler error raised during a conversation.",
+      "runvil: 0",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Grab raise loop",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "local own = { reason = 'mine' }",
+      "local count = 0",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  count = count + 1",
+      "  if count == 2 then error(own) end",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "messages:user('Grab a, then b.')",
+      "local ok, err = pcall(models.loop)",
+      "return tostring(ok) .. '|' .. tostring(err == own) .. '|' .. count",
+      "  .. '|' .. #messages .. '|' .. messages[1].role",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "c1",
+              name: "grab",
+              arguments: {
+                value: "a",
+              },
+            },
+            {
+              id: "c2",
+              name: "grab",
+              arguments: {
+                value: "b",
+              },
+            },
+          ],
+        },
+      ],
+    },
+    expect: {
+      result: "false|true|2|1|user",
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "c1",
+          alias: "grab",
+          content: "grabbed a",
+        },
+      ],
+    },
+  },
+  {
+    name: "nested local calls report the inner result before the outer one",
+    prompt: [
+      "---",
+      "name: handler-calls",
+      "description: Shows the calls a local tool handler can make.",
+      "runvil: 0",
+      "uses:",
+      "  - user-input",
+      "models:",
+      "  writer: {}",
+      "---",
+      "",
+      "# Handler calls",
+      "",
+      "## Only",
+      "",
+      "```lua",
+      "models.use('writer')",
+      "tools.offer_local('inner', 'Inner', { value = 'string' }, function(args)",
+      "  return 'inner ' .. args.value",
+      "end)",
+      "tools.offer_local('outer', 'Outer', { value = 'string' }, function(args)",
+      "  return 'outer ' .. tools.call('inner', { value = args.value })",
+      "end)",
+      "messages:user('Call outer with hi.')",
+      "models.loop()",
+      "return messages[3].content",
+      "```",
+    ],
+    models: {
+      replies: [
+        {
+          tool_calls: [
+            {
+              id: "call_1",
+              name: "outer",
+              arguments: {
+                value: "hi",
+              },
+            },
+          ],
+        },
+        {
+          text: "done",
+        },
+      ],
+    },
+    expect: {
+      result: "outer inner hi",
+      events: [
+        {
+          type: "tool_result",
+          tool_call_id: "",
+          alias: "inner",
+          content: "inner hi",
+        },
+        {
+          type: "tool_result",
+          tool_call_id: "call_1",
+          alias: "outer",
+          content: "outer inner hi",
         },
       ],
     },

@@ -18,6 +18,8 @@ export interface ModelRequestExpect {
   readonly tools?: readonly string[];
   /** How many message records were sent. */
   readonly messages?: number;
+  /** The advertised definitions in order, each checked on the keys given. */
+  readonly tool_definitions?: readonly Readonly<Record<string, unknown>>[];
 }
 
 /** What a case expects (the keys of FORMAT.md `expect`). */
@@ -156,6 +158,13 @@ export async function checkToolCase(c: ToolCase): Promise<ToolCaseRun> {
         expect(request?.tools.map((tool) => tool.name)).toEqual(expected.tools);
       }
       if (expected.messages !== undefined) expect(request?.messages.length).toBe(expected.messages);
+      if (expected.tool_definitions !== undefined) {
+        const sent = request?.tools ?? [];
+        expect(sent.length, "tool definitions").toBe(expected.tool_definitions.length);
+        for (const [j, definition] of expected.tool_definitions.entries()) {
+          expect(sent[j]).toMatchObject(definition);
+        }
+      }
     }
   }
   if (want.store !== undefined) expect(await port.files()).toMatchObject(want.store);
