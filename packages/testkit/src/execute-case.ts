@@ -48,13 +48,6 @@ export interface CaseRun {
   toolErrors: ToolError[];
 }
 
-/** What a case needs that the runner cannot provide yet, or undefined when it can run. */
-export function unsupportedInputs(scenarioCase: ScenarioCase): string | undefined {
-  const missing: string[] = [];
-  if (scenarioCase.models.replies.length > 0) missing.push("scripted model replies");
-  return missing.length === 0 ? undefined : missing.join(", ");
-}
-
 /**
  * Why the case's `models.bind` cannot hold for the prompt (a label the prompt does not declare
  * as a model role), or undefined. Every declared role is bound by the case: `models.bind[label]`,
@@ -168,10 +161,6 @@ export async function executeCase(
         },
         toolErrors,
       };
-    }
-    const unsupported = unsupportedInputs(scenarioCase);
-    if (unsupported !== undefined) {
-      return { failure: `the runner does not provide ${unsupported} yet`, toolErrors };
     }
     const store = new MemoryStore({ files: scenarioCase.store });
     const events: RunEvent[] = [];

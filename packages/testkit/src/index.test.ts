@@ -64,7 +64,6 @@ describe("the package entry", () => {
         "splitLines",
         "summaryLine",
         "toJsonReport",
-        "unsupportedInputs",
         "withNonce",
         "withNonceDeep",
       ].sort(),

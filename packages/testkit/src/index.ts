@@ -44,7 +44,7 @@ export {
   summaryLine,
   toJsonReport,
 } from "./report";
-export { type RunCaseOptions, runScenarioCase, unsupportedInputs } from "./run-case";
+export { type RunCaseOptions, runScenarioCase } from "./run-case";
 export type { ObservedModelRequest, ObservedToolDefinition, RunRecord } from "./run-record";
 export { runScenario, ScenarioRunError, type ScenarioRunResult } from "./run-scenario";
 export { createScenarioHost, type ScenarioHostSetup } from "./scenario-host";

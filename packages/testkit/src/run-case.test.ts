@@ -50,14 +50,49 @@ describe("runScenarioCase", () => {
     expect((await runScenarioCase("cases.yaml", firstCase(yaml))).status).toBe("passed");
   });
 
-  it("fails a case that needs scripted models, saying what is missing", async () => {
-    const yaml = caseWith(
-      "return 'x'",
-      '    models: { replies: [ { text: "hi" } ] }\n    expect: { result: "x" }\n',
+  it("runs scripted model replies through the real Engine and Harness", async () => {
+    const lua = [
+      "models.use('writer')",
+      "tools.offer_local('grab', 'Grab a value', { value = 'string' }, function(args)",
+      "  return 'grabbed ' .. args.value",
+      "end)",
+      "messages:user('Grab x.')",
+      "return models.loop() .. '|' .. messages[3].content",
+    ];
+    const text = prompt(lua.join("\n")).replace("runvil: 0\n", "runvil: 0\nmodels:\n  writer: {}\n");
+    const indented = text
+      .split("\n")
+      .map((line) => `      ${line}`)
+      .join("\n");
+    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n${[
+      "    models:",
+      "      replies:",
+      "        - tool_calls: [ { id: call_1, name: grab, arguments: { value: x } } ]",
+      '        - text: "done"',
+      "    expect:",
+      '      result: "done|grabbed x"',
+      "      model_requests:",
+      "        - { tools: [grab], messages: 1, tool_definitions: [ { name: grab, description: Grab a value } ] }",
+      "        - { tools: [grab], messages: 3 }",
+    ].join("\n")}\n`;
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml));
+    expect(result.mismatches).toEqual([]);
+    expect(result.status).toBe("passed");
+  });
+
+  it("fails a case whose model asks for more rounds than it scripts", async () => {
+    const text = prompt("models.use('writer')\nmessages:user('go')\nreturn models.loop()").replace(
+      "runvil: 0\n",
+      "runvil: 0\nmodels:\n  writer: {}\n",
     );
+    const indented = text
+      .split("\n")
+      .map((line) => `      ${line}`)
+      .join("\n");
+    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n    expect: { outcome: failed }\n`;
     const result = await runScenarioCase("cases.yaml", firstCase(yaml));
     expect(result.status).toBe("failed");
-    expect(result.failure).toBe("the runner does not provide scripted model replies yet");
+    expect(result.failure).toBe("the scenario scripts no model reply for round 1");
   });
 
   it("cancels a run that outlives the timeout and fails the case", async () => {

@@ -4,7 +4,6 @@ import { checkExpectations } from "./expectations";
 import { type CaseResult, checkedCaseResult, skippedCaseResult } from "./report";
 import type { ScenarioCase } from "./scenario-types";
 
-export { unsupportedInputs } from "./execute-case";
 
 /** Options of {@link runScenarioCase}. */
 export interface RunCaseOptions {

@@ -105,13 +105,16 @@ describe("runScenario", () => {
     expect(runError.record?.result).toBe("false");
   });
 
-  it("rejects for inputs the runner does not provide yet", async () => {
-    const error = await rejection(
-      runScenario({ prompt: prompt("return 'x'"), models: { replies: [{ text: "hi" }] } }),
-    );
-    expect(error).toBeInstanceOf(ScenarioRunError);
-    expect((error as Error).message).toBe("the runner does not provide scripted model replies yet");
-    expect((error as ScenarioRunError).record).toBeUndefined();
+  it("answers model rounds with the scripted replies and records the requests", async () => {
+    const r = await runScenario({
+      prompt: prompt("models.use('writer')\nmessages:user('go')\nreturn models.loop()").replace(
+        "runvil: 0\n",
+        "runvil: 0\nmodels:\n  writer: {}\n",
+      ),
+      models: { replies: [{ text: "hi" }] },
+    });
+    expect(r.result).toBe("hi");
+    expect(r.modelRequests).toEqual([{ tools: [], messages: 1, toolDefinitions: [] }]);
   });
 
   it("rejects a run that outlives the timeout", async () => {
