@@ -47,3 +47,37 @@ export function raceAbort<T>(
     );
   });
 }
+
+/** A signal joined from two, and the release of what joins them. */
+export interface JoinedSignal {
+  readonly signal: AbortSignal;
+  /** Detaches the join from both sources; the joined signal then never aborts. */
+  release(): void;
+}
+
+/**
+ * A signal that aborts, with the first source's reason, as soon as either source aborts; a
+ * source already aborted is returned as it is. Unlike `AbortSignal.any` (~20 µs, weak
+ * references for the collector, on every call) it costs two listeners, which `release` removes
+ * when the call is over, so nothing a caller attaches to the joined signal outlives the call.
+ */
+export function joinSignals(first: AbortSignal, second: AbortSignal): JoinedSignal {
+  if (first.aborted) return { signal: first, release: () => {} };
+  if (second.aborted) return { signal: second, release: () => {} };
+  const controller = new AbortController();
+  const release = (): void => {
+    first.removeEventListener("abort", onFirst);
+    second.removeEventListener("abort", onSecond);
+  };
+  const onFirst = (): void => {
+    release();
+    controller.abort(first.reason);
+  };
+  const onSecond = (): void => {
+    release();
+    controller.abort(second.reason);
+  };
+  first.addEventListener("abort", onFirst, { once: true });
+  second.addEventListener("abort", onSecond, { once: true });
+  return { signal: controller.signal, release };
+}

@@ -415,6 +415,27 @@ describe("ToolDispatcher", () => {
       return { definition, seen };
     }
 
+    it("gives each call its own joined signal and lets go of the sources when it ends", async () => {
+      const seen: AbortSignal[] = [];
+      const d = dispatcher([
+        tool({
+          id: "kit/work",
+          run: (_args, ctx) => {
+            seen.push(ctx.signal);
+            return "done";
+          },
+        }),
+      ]);
+      const stop = new AbortController();
+      const cancel = new AbortController();
+      const options = { signal: cancel.signal, stopSignal: stop.signal };
+      await d.call(toolRequest("kit/work", {}, options));
+      await d.call(toolRequest("kit/work", {}, options));
+      expect(seen[0]).not.toBe(seen[1]);
+      stop.abort("stopped");
+      expect([seen[0]?.aborted, seen[1]?.aborted]).toEqual([false, false]);
+    });
+
     it("stops a call whose tool does not survive a stop, with the stop's reason", async () => {
       const work = waiting("kit/work", false);
       const { dispatcher: d, errors } = logged([work.definition]);

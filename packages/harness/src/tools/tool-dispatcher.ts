@@ -9,7 +9,7 @@ import {
   ToolFailure,
 } from "@runvil/sdk";
 import type { ValidateFunction } from "ajv";
-import { abortError, raceAbort } from "./abortable";
+import { abortError, type JoinedSignal, joinSignals, raceAbort } from "./abortable";
 import { argumentFailureMessage } from "./argument-message";
 import {
   loadParameterSchemaCompiler,
@@ -74,12 +74,17 @@ function compiledSchemaOf(
 
 /**
  * The signal that ends a call: the request's `signal`, joined with its `stopSignal` unless the
- * tool survives a stop (an unknown tool: joined, it fails anyway).
+ * tool survives a stop (an unknown tool: joined, it fails anyway), and the release of the join.
  */
-function callSignal(request: ToolCallRequest, definition: ToolDefinition | undefined): AbortSignal {
+function callSignal(
+  request: ToolCallRequest,
+  definition: ToolDefinition | undefined,
+): JoinedSignal {
   const { signal, stopSignal } = request;
-  if (stopSignal === undefined || definition?.survivesStop === true) return signal;
-  return AbortSignal.any([signal, stopSignal]);
+  if (stopSignal === undefined || definition?.survivesStop === true) {
+    return { signal, release: () => {} };
+  }
+  return joinSignals(signal, stopSignal);
 }
 
 /**
@@ -132,15 +137,17 @@ export class ToolDispatcher {
   /** Performs one catalog tool call (see the class comment for every way it can fail). */
   call(request: ToolCallRequest): Promise<ToolCallOutput> {
     const definition = this.#tools.get(request.tool);
-    const signal = callSignal(request, definition);
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    if (definition === undefined) {
+    const { signal, release } = callSignal(request, definition);
+    if (signal.aborted || definition === undefined) {
+      release();
+      if (signal.aborted) return Promise.reject(abortError(signal));
       return Promise.reject(new Error(`no tool ${request.tool} in this run's tool map`));
     }
     const work = this.#perform(
       definition,
       signal === request.signal ? request : { ...request, signal },
     );
+    work.then(release, release);
     return raceAbort(work, signal, () => {});
   }
 
