@@ -15,7 +15,7 @@ import {
 import { compactorRecords } from "../compact/compactor-result";
 import { EngineError, type HostResult } from "../lua";
 import { assistantRecord, type MessageRecord, toolRecord } from "../messages/message-record";
-import { estimateRequest } from "../models/estimate";
+import { estimateRequest, recordTokens } from "../models/estimate";
 import { runModelRound } from "../models/model-round";
 import type { ModelRole } from "../models/run-models";
 import { dispatchCatalogCall } from "../tools/catalog-call";
@@ -193,6 +193,7 @@ export class LoopRun implements Compacting {
         // request (the records themselves are immutable and shared).
         records: entry.messages.records.slice(),
         tools: this.advertised.tools,
+        recordTokens: entry.messages.tokens(recordTokens),
       });
     } catch (error) {
       if (error instanceof EngineError && error.kind === "context_exhausted") {

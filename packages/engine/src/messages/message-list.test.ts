@@ -52,6 +52,25 @@ describe("MessageList", () => {
     expect(list.length).toBe(2);
   });
 
+  it("keeps a running count of a cost over its records, costing each appended record once", () => {
+    const list = new MessageList();
+    const costed: string[] = [];
+    const cost = (record: { content: string }): number => {
+      costed.push(record.content);
+      return record.content.length;
+    };
+    expect(list.tokens(cost)).toBe(0);
+    list.append(userRecord("abc"), assistantRecord("de"));
+    expect(list.tokens(cost)).toBe(5);
+    list.append(userRecord("f"));
+    expect(list.tokens(cost)).toBe(6);
+    expect(list.tokens(cost)).toBe(6);
+    expect(costed).toEqual(["abc", "de", "f"]);
+    list.replace([userRecord("xy")]);
+    expect(list.tokens(cost)).toBe(2);
+    expect(list.tokens((record) => record.content.length * 10)).toBe(20);
+  });
+
   it("copies its records as plain JSON data with the Lua field names", () => {
     const list = new MessageList();
     list.append(

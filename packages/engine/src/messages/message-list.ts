@@ -61,6 +61,10 @@ export class MessageList {
   readonly limit: number;
   #records: MessageRecord[] = [];
   #bytes = 0;
+  /** The running sum of {@link tokens}: the cost function it was counted with, and how far. */
+  #counted:
+    | { cost: (record: MessageRecord) => number; records: number; tokens: number }
+    | undefined;
   #staged: StagedRecord[] = [];
 
   constructor(limit: number = DEFAULT_LUA_MEMORY_BYTES) {
@@ -99,11 +103,33 @@ export class MessageList {
   }
 
   /** Replaces every record (a restore, a compaction), under the same cap as {@link append}. */
+  /**
+   * The sum of `cost` over the records, kept as a running count: appends add only the new
+   * records' costs, a replacement starts over, another cost function starts over. What a loop
+   * round's context estimate adds up on every round (models/estimate.ts), in time proportional to
+   * what was appended since the last round rather than to the whole conversation.
+   */
+  tokens(cost: (record: MessageRecord) => number): number {
+    let counted = this.#counted;
+    if (counted === undefined || counted.cost !== cost) {
+      counted = { cost, records: 0, tokens: 0 };
+      this.#counted = counted;
+    }
+    const records = this.#records;
+    for (let i = counted.records; i < records.length; i++) {
+      const record = records[i];
+      if (record !== undefined) counted.tokens += cost(record);
+    }
+    counted.records = records.length;
+    return counted.tokens;
+  }
+
   replace(records: readonly MessageRecord[]): void {
     const bytes = sizeOf(records);
     this.checkSize(bytes);
     this.#records = [...records];
     this.#bytes = bytes;
+    this.#counted = undefined;
   }
 
   /** The list as plain JSON data, what `messages:copy()` and a compactor's `history` hold. */

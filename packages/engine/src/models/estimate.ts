@@ -56,12 +56,18 @@ export interface EstimatedRequest {
   readonly system?: string | undefined;
   readonly records: readonly MessageRecord[];
   readonly tools: readonly ModelTool[];
+  /**
+   * The records' cost when the caller keeps a running count of it (a loop's list:
+   * `MessageList.tokens(recordTokens)`); summed from `records` when absent.
+   */
+  readonly recordTokens?: number | undefined;
 }
 
 /** The estimate of a whole request: its records, its system text and its tools. */
 export function estimateRequest(request: EstimatedRequest): number {
   let tokens = request.system === undefined ? 0 : textTokens(request.system) + 4;
-  for (const record of request.records) tokens += recordTokens(record);
+  if (request.recordTokens !== undefined) tokens += request.recordTokens;
+  else for (const record of request.records) tokens += recordTokens(record);
   for (const tool of request.tools) tokens += toolTokens(tool);
   return tokens;
 }

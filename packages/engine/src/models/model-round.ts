@@ -28,6 +28,8 @@ export interface ModelRoundSpec {
   readonly records: readonly MessageRecord[];
   /** The tools to advertise, in order; empty for none. */
   readonly tools: readonly ModelTool[];
+  /** The records' token cost, when the caller keeps a running count (estimate.ts). */
+  readonly recordTokens?: number;
 }
 
 /** A completed round: its number and the reply. */
@@ -126,7 +128,12 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
   const turn = entry.tools.rounds + 1;
   const { model } = binding;
   const fail = (error: EngineError): EngineError => roundError(entry, turn, role, error);
-  const estimate = estimateRequest({ system: binding.system, records, tools });
+  const estimate = estimateRequest({
+    system: binding.system,
+    records,
+    tools,
+    recordTokens: spec.recordTokens,
+  });
   const refusal = precheck(binding, estimate);
   if (refusal !== undefined) {
     ctx.emit(entry.source, "context_precheck_failed", {
