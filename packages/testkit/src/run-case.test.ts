@@ -59,7 +59,10 @@ describe("runScenarioCase", () => {
       "messages:user('Grab x.')",
       "return models.loop() .. '|' .. messages[3].content",
     ];
-    const text = prompt(lua.join("\n")).replace("runvil: 0\n", "runvil: 0\nmodels:\n  writer: {}\n");
+    const text = prompt(lua.join("\n")).replace(
+      "runvil: 0\n",
+      "runvil: 0\nmodels:\n  writer: {}\n",
+    );
     const indented = text
       .split("\n")
       .map((line) => `      ${line}`)

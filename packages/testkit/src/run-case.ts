@@ -4,7 +4,6 @@ import { checkExpectations } from "./expectations";
 import { type CaseResult, checkedCaseResult, skippedCaseResult } from "./report";
 import type { ScenarioCase } from "./scenario-types";
 
-
 /** Options of {@link runScenarioCase}. */
 export interface RunCaseOptions {
   /** The longest a case may run before it is cancelled and failed (default 10,000 ms). */
