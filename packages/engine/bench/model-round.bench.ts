@@ -97,6 +97,8 @@ const created = await createHost({
             })),
             round: (request) => {
               if (request.model === "bench-long" && request.messages.length % 200 === 1) {
+                // With node --expose-gc (NODE_OPTIONS), a collection first: the live heap.
+                (globalThis as { gc?: () => void }).gc?.();
                 jsHeap.push(process.memoryUsage().heapUsed);
                 luaHeap.push(liveVm?.memoryUsed ?? Number.NaN);
               }
