@@ -59,6 +59,30 @@ describe("a reply with no text and no tool calls", () => {
       kind: "empty_model_reply",
       fields: { finish_reason: "length" },
     });
+    expect(run.result.error.causes).toEqual([
+      "model round 1 of section Main on scripted-model (role writer)",
+    ]);
+  });
+
+  it("ends the run as Completion with the round's cause when a refused reply is uncaught", async () => {
+    const run = await runLoop(`${START}\nmodels.loop()`, {
+      replies: [
+        {
+          tool_calls: [
+            { id: "dup", name: "grab", arguments: {} },
+            { id: "dup", name: "grab", arguments: {} },
+          ],
+        },
+      ],
+    });
+    expect(run.result).toMatchObject({
+      outcome: "failed",
+      error: {
+        kind: "Completion",
+        message: `tool call id "dup" repeats another call's id in the same reply`,
+        causes: ["model round 1 of section Main on scripted-model (role writer)"],
+      },
+    });
   });
 });
 

@@ -16,7 +16,7 @@ import { compactorRecords } from "../compact/compactor-result";
 import { EngineError, type HostResult } from "../lua";
 import { assistantRecord, type MessageRecord, toolRecord } from "../messages/message-record";
 import { estimateRequest, recordTokens } from "../models/estimate";
-import { runModelRound } from "../models/model-round";
+import { roundError, runModelRound } from "../models/model-round";
 import type { ModelRole } from "../models/run-models";
 import { dispatchCatalogCall } from "../tools/catalog-call";
 import { runToolsOf } from "../tools/run-tools";
@@ -206,9 +206,10 @@ export class LoopRun implements Compacting {
     const { turn, reply } = completed;
     if (reply.toolCalls.length === 0) {
       if (reply.text.trim() === "") {
-        throw new EngineError("empty_model_reply", EMPTY_LOOP_REPLY_MESSAGE, {
+        const empty = new EngineError("empty_model_reply", EMPTY_LOOP_REPLY_MESSAGE, {
           finish_reason: reply.finishReason === "" ? "unknown" : reply.finishReason,
         });
+        throw roundError(entry, turn, this.role, empty);
       }
       entry.messages.append(assistantRecord(reply.text));
       return ["final", reply.text];
@@ -253,7 +254,7 @@ export class LoopRun implements Compacting {
     const check = checkReplyCalls(replyCalls);
     if (!check.ok) {
       entry.ctx.emit(entry.source, "model_reply_refused", { turn, message: check.message });
-      throw new EngineError("internal", check.message);
+      throw roundError(entry, turn, this.role, new EngineError("internal", check.message));
     }
     const { calls } = check;
     const advertised = this.advertised;
