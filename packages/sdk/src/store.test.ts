@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { STORE_ERROR_REASONS, StoreError, ToolFailure } from "./index";
+import { STORE_ERROR_REASONS, StoreError } from "./store";
+import { ToolFailure } from "./tool-failure";
 
 describe("StoreError", () => {
   it("carries the failure's reason, path and message", () => {
