@@ -1,7 +1,7 @@
 import { INPUT_BROKER, type InputBroker, type InputRequest, ToolFailure } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { describe, expect, it } from "vitest";
 import { ASK_TOOL_DESCRIPTION, ASK_TOOL_ID, askTool } from "./ask-tool";
-import { toolContext } from "./test-support/tool-context";
 
 function broker(answer: (request: InputRequest) => Promise<string>) {
   const requests: InputRequest[] = [];
@@ -42,7 +42,7 @@ describe("user-input/ask", () => {
     const controller = new AbortController();
     const answer = await askTool.run(
       {},
-      toolContext({ services: { [INPUT_BROKER]: service }, signal: controller.signal }),
+      testToolContext({ services: { [INPUT_BROKER]: service }, signal: controller.signal }),
     );
     expect(answer).toBe(text);
     expect(requests).toEqual([{ signal: controller.signal }]);
@@ -50,7 +50,7 @@ describe("user-input/ask", () => {
 
   it("ignores any arguments", async () => {
     const { service, requests } = broker(async () => "kept");
-    const ctx = toolContext({ services: { [INPUT_BROKER]: service } });
+    const ctx = testToolContext({ services: { [INPUT_BROKER]: service } });
     expect(await askTool.run({ question: "name?", n: 1 }, ctx)).toBe("kept");
     expect(Object.keys(requests[0] ?? {})).toEqual(["signal"]);
   });
@@ -60,7 +60,7 @@ describe("user-input/ask", () => {
     const rejection = new Error("the operator's window closed", { cause });
     const { service } = broker(() => Promise.reject(rejection));
     const error = await failure(
-      askTool.run({}, toolContext({ services: { [INPUT_BROKER]: service } })),
+      askTool.run({}, testToolContext({ services: { [INPUT_BROKER]: service } })),
     );
     expect(error).toBeInstanceOf(ToolFailure);
     expect(error.message).toBe("the operator's window closed");
@@ -71,18 +71,24 @@ describe("user-input/ask", () => {
   it("uses a string rejection as the message, and a generic one for anything else", async () => {
     const text = broker(() => Promise.reject("the operator left"));
     expect(
-      (await failure(askTool.run({}, toolContext({ services: { [INPUT_BROKER]: text.service } }))))
-        .message,
+      (
+        await failure(
+          askTool.run({}, testToolContext({ services: { [INPUT_BROKER]: text.service } })),
+        )
+      ).message,
     ).toBe("the operator left");
     const odd = broker(() => Promise.reject({ code: 5 }));
     expect(
-      (await failure(askTool.run({}, toolContext({ services: { [INPUT_BROKER]: odd.service } }))))
-        .message,
+      (
+        await failure(
+          askTool.run({}, testToolContext({ services: { [INPUT_BROKER]: odd.service } })),
+        )
+      ).message,
     ).toBe("the operator's answer could not be read");
   });
 
   it("fails when the run has no input broker", async () => {
-    expect((await failure(askTool.run({}, toolContext()))).message).toBe(
+    expect((await failure(askTool.run({}, testToolContext()))).message).toBe(
       "this run has no operator to ask",
     );
   });

@@ -1,4 +1,5 @@
 import { type JsonObject, ToolFailure } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { describe, expect, it } from "vitest";
 import {
   createFetchTool,
@@ -6,7 +7,6 @@ import {
   WEB_FETCH_PARAMETERS,
   WEB_FETCH_TOOL_ID,
 } from "./fetch-tool";
-import { toolContext } from "./test-support/tool-context";
 import type { WebBackend } from "./web-backend";
 
 /** A backend answering fixed pages and recording its calls. */
@@ -59,7 +59,7 @@ describe("web/fetch", () => {
     const tool = createFetchTool(backend);
     const text = await tool.run(
       { url: "https://www.lua.org/" },
-      toolContext({ signal: controller.signal }),
+      testToolContext({ signal: controller.signal }),
     );
     expect(text).toBe("Lua: the language");
     expect(calls).toEqual([{ url: "https://www.lua.org/", signal: controller.signal }]);
@@ -68,7 +68,7 @@ describe("web/fetch", () => {
   it("passes the backend's failure through", async () => {
     const tool = createFetchTool(fixtureBackend({}).backend);
     expect(
-      await failureOf(() => tool.run({ url: "https://nowhere.example/" }, toolContext())),
+      await failureOf(() => tool.run({ url: "https://nowhere.example/" }, testToolContext())),
     ).toBe("web_fetch: no page at https://nowhere.example/");
   });
 
@@ -79,7 +79,7 @@ describe("web/fetch", () => {
   ] as [string, JsonObject][])("fails with the chapter's message for %s", async (_name, args) => {
     const { backend, calls } = fixtureBackend({});
     const tool = createFetchTool(backend);
-    expect(await failureOf(() => tool.run(args, toolContext()))).toBe(
+    expect(await failureOf(() => tool.run(args, testToolContext()))).toBe(
       "web_fetch: missing url argument",
     );
     expect(calls).toEqual([]);
@@ -87,14 +87,14 @@ describe("web/fetch", () => {
 
   it("fails for a url that is not a string", async () => {
     const tool = createFetchTool(fixtureBackend({}).backend);
-    expect(await failureOf(() => tool.run({ url: 42 }, toolContext()))).toBe(
+    expect(await failureOf(() => tool.run({ url: 42 }, testToolContext()))).toBe(
       "web_fetch: the url argument must be a string",
     );
   });
 
   it("fails by rejecting, never by throwing synchronously", () => {
     const tool = createFetchTool(fixtureBackend({}).backend);
-    const result = tool.run({}, toolContext());
+    const result = tool.run({}, testToolContext());
     expect(result).toBeInstanceOf(Promise);
     return expect(result).rejects.toThrow("web_fetch: missing url argument");
   });

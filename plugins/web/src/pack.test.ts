@@ -1,7 +1,7 @@
 import { SEARCH_PROVIDER, ToolFailure } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { describe, expect, it } from "vitest";
 import { createWebPack, WEB_PACK_DESCRIPTION } from "./pack";
-import { toolContext } from "./test-support/tool-context";
 
 describe("createWebPack", () => {
   it("is runvil/web, needing a search provider, with exactly web/fetch and web/search", () => {
@@ -26,17 +26,17 @@ describe("createWebPack", () => {
       },
     };
     const fetchTool = createWebPack(fixture).tools[0];
-    expect(await fetchTool?.run({ url: "https://www.lua.org/" }, toolContext())).toBe(
+    expect(await fetchTool?.run({ url: "https://www.lua.org/" }, testToolContext())).toBe(
       "Lua: the programming language",
     );
-    await expect(fetchTool?.run({ url: "https://x.example/" }, toolContext())).rejects.toThrow(
+    await expect(fetchTool?.run({ url: "https://x.example/" }, testToolContext())).rejects.toThrow(
       "web_fetch: no page at https://x.example/",
     );
   });
 
   it("uses real HTTP when the backend gives no fetchPage", async () => {
     const fetchTool = createWebPack({}).tools[0];
-    await expect(fetchTool?.run({ url: "ftp://x.example/" }, toolContext())).rejects.toThrow(
+    await expect(fetchTool?.run({ url: "ftp://x.example/" }, testToolContext())).rejects.toThrow(
       "web_fetch: cannot fetch ftp://x.example/: only http and https URLs can be fetched",
     );
   });

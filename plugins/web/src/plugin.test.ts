@@ -1,8 +1,8 @@
 import type { PackDefinition, PluginApi } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webPlugin } from "./plugin";
 import { type LocalServer, startServer } from "./test-support/local-server";
-import { toolContext } from "./test-support/tool-context";
 
 function recordingApi() {
   const packs: PackDefinition[] = [];
@@ -39,7 +39,7 @@ describe("webPlugin", () => {
     const { api, packs } = recordingApi();
     await webPlugin.setup(api, { fetch: { maxBytes: 10, allowPrivateNetwork: true } });
     const fetchTool = packs[0]?.tools[0];
-    await expect(fetchTool?.run({ url: `${server.base}/` }, toolContext())).rejects.toThrow(
+    await expect(fetchTool?.run({ url: `${server.base}/` }, testToolContext())).rejects.toThrow(
       `web_fetch: the page at ${server.base}/ is larger than 10 bytes`,
     );
   });

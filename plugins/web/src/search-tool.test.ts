@@ -5,9 +5,9 @@ import {
   type SearchRequest,
   ToolFailure,
 } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { describe, expect, it } from "vitest";
 import { searchTool, WEB_SEARCH_DESCRIPTION, WEB_SEARCH_PARAMETERS } from "./search-tool";
-import { toolContext } from "./test-support/tool-context";
 
 function providerAnswering(answer: SearchProvider["search"]) {
   const requests: SearchRequest[] = [];
@@ -28,7 +28,7 @@ const RESULTS = [
 
 function context(provider: SearchProvider | undefined, signal?: AbortSignal) {
   const services = provider === undefined ? {} : { [SEARCH_PROVIDER]: provider };
-  return toolContext({ services, toolId: "web/search", ...(signal ? { signal } : {}) });
+  return testToolContext({ services, toolId: "web/search", ...(signal ? { signal } : {}) });
 }
 
 async function failureOf(run: () => unknown): Promise<string> {
