@@ -1,6 +1,6 @@
 import { ToolFailure } from "@runvil/sdk";
+import { TestStore, testToolContext } from "@runvil/sdk/testing";
 import { describe, expect, it } from "vitest";
-import { FakeStore, fakeContext } from "../fake-context";
 import { notesPack } from "../notes-pack";
 import { notesPlugin } from "../notes-plugin";
 import { addTool } from "./add";
@@ -19,53 +19,62 @@ async function failure(output: unknown): Promise<string> {
 
 describe("notes/add", () => {
   it("appends a line to notes.md and answers the new count", async () => {
-    const store = new FakeStore();
-    expect(await addTool.run({ text: "first" }, fakeContext(store, "notes/add"))).toBe(1);
-    expect(await addTool.run({ text: "second" }, fakeContext(store, "notes/add"))).toBe(2);
-    expect(store.files.get("notes.md")).toBe("- first\n- second\n");
+    const store = new TestStore();
+    expect(
+      await addTool.run({ text: "first" }, testToolContext({ toolId: "notes/add", store })),
+    ).toBe(1);
+    expect(
+      await addTool.run({ text: "second" }, testToolContext({ toolId: "notes/add", store })),
+    ).toBe(2);
+    expect(store.files()).toEqual({ "notes.md": "- first\n- second\n" });
   });
 
   it("counts only the notes of a file the prompt also wrote to", async () => {
-    const store = new FakeStore({ "notes.md": "# Notes\n- old" });
-    expect(await addTool.run({ text: "new" }, fakeContext(store, "notes/add"))).toBe(2);
-    expect(store.files.get("notes.md")).toBe("# Notes\n- old\n- new\n");
+    const store = new TestStore({ "notes.md": "# Notes\n- old" });
+    expect(
+      await addTool.run({ text: "new" }, testToolContext({ toolId: "notes/add", store })),
+    ).toBe(2);
+    expect(store.files()).toEqual({ "notes.md": "# Notes\n- old\n- new\n" });
   });
 
   it("refuses an empty note and a note of several lines, writing nothing", async () => {
-    const store = new FakeStore();
-    expect(await failure(addTool.run({ text: " " }, fakeContext(store, "notes/add")))).toBe(
-      "notes_add: the note is empty",
-    );
-    expect(await failure(addTool.run({ text: "a\nb" }, fakeContext(store, "notes/add")))).toBe(
-      "notes_add: a note must be one line",
-    );
-    expect(store.files.size).toBe(0);
+    const store = new TestStore();
+    expect(
+      await failure(addTool.run({ text: " " }, testToolContext({ toolId: "notes/add", store }))),
+    ).toBe("notes_add: the note is empty");
+    expect(
+      await failure(addTool.run({ text: "a\nb" }, testToolContext({ toolId: "notes/add", store }))),
+    ).toBe("notes_add: a note must be one line");
+    expect(store.files()).toEqual({});
   });
 
   it("turns a store failure into a model-safe failure", async () => {
-    const store = new FakeStore();
-    store.directories.add("notes.md");
-    store.files.set("notes.md", "");
-    expect(await failure(addTool.run({ text: "x" }, fakeContext(store, "notes/add")))).toBe(
-      "notes_add: notes.md: is a directory",
-    );
+    const store = new TestStore({ "notes.md/old.md": "x" }); // notes.md is a directory
+    expect(
+      await failure(addTool.run({ text: "x" }, testToolContext({ toolId: "notes/add", store }))),
+    ).toBe("notes_add: notes.md: is a directory, not a file");
   });
 });
 
 describe("notes/list", () => {
   it("answers every note oldest first, and [] without a file", async () => {
-    expect(await listTool.run({}, fakeContext(new FakeStore(), "notes/list"))).toEqual([]);
-    const store = new FakeStore({ "notes.md": "- a\n- b\n" });
-    expect(await listTool.run({}, fakeContext(store, "notes/list"))).toEqual(["a", "b"]);
+    expect(
+      await listTool.run({}, testToolContext({ toolId: "notes/list", store: new TestStore() })),
+    ).toEqual([]);
+    const store = new TestStore({ "notes.md": "- a\n- b\n" });
+    expect(await listTool.run({}, testToolContext({ toolId: "notes/list", store }))).toEqual([
+      "a",
+      "b",
+    ]);
   });
 });
 
 describe("notes/clear", () => {
   it("deletes notes.md and answers how many notes it held", async () => {
-    const store = new FakeStore({ "notes.md": "- a\n- b\n", "other.txt": "x" });
-    expect(await clearTool.run({}, fakeContext(store, "notes/clear"))).toBe(2);
-    expect([...store.files.keys()]).toEqual(["other.txt"]);
-    expect(await clearTool.run({}, fakeContext(store, "notes/clear"))).toBe(0);
+    const store = new TestStore({ "notes.md": "- a\n- b\n", "other.txt": "x" });
+    expect(await clearTool.run({}, testToolContext({ toolId: "notes/clear", store }))).toBe(2);
+    expect(store.files()).toEqual({ "other.txt": "x" });
+    expect(await clearTool.run({}, testToolContext({ toolId: "notes/clear", store }))).toBe(0);
   });
 });
 
