@@ -1,5 +1,6 @@
 import { bench, describe } from "vitest";
-import { checkExpectations, lineDiff, loadScenarioFile, type RunRecord } from "../src/index";
+import { checkExpectations, loadScenarioFile, type RunRecord } from "../src/index";
+import { lineDiff } from "../src/line-diff";
 
 /** A scenario file of 200 cases in the style of the conformance files. */
 const FILE_TEXT = `cases:\n${Array.from(
