@@ -10,8 +10,6 @@ import { type OutlineJson, outlineJson, renderOutline } from "../outline";
 import { readFailureMessage } from "../read-failure";
 import { inputModeUsageError, lendsBroker, parseInputMode } from "./input-mode";
 
-export { formatParseError } from "../format-parse-error";
-
 /** Options of `runvil check`. */
 export interface CheckOptions {
   /** Print one JSON report instead of text. */
