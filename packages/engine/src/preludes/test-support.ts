@@ -1,4 +1,5 @@
 import type { PreparedRun } from "@runvil/host";
+import { userInputPack } from "@runvil/plugin-user-input";
 import type { RunCatalog, RunPrelude } from "@runvil/protocol";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt, type TestRun, type TestRunOptions } from "../test-support/run-prompt";
@@ -10,7 +11,10 @@ import {
 import { ToolPort } from "../tools/test-support/tool-port";
 
 /** The user-input Pack's prelude, as tools.txt "Pack preludes" prints it (the Pack's own). */
-export { USER_INPUT_PRELUDE } from "@runvil/plugin-user-input";
+export const USER_INPUT_PRELUDE: string = (() => {
+  if (userInputPack.prelude === undefined) throw new Error("the user-input Pack has no prelude");
+  return userInputPack.prelude;
+})();
 
 /**
  * The run prelude cases run on: the scenario Host (the official Packs, every service) prepared
