@@ -1,10 +1,15 @@
 import { defineConfig } from "tsup";
 
+/**
+ * The entry point and `@runvil/harness/testing` (the RunStore contract suite for vitest; vitest
+ * is an optional peer dependency, kept external).
+ */
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: { index: "src/index.ts", testing: "src/testing/index.ts" },
   format: ["esm"],
   dts: true,
   clean: true,
   sourcemap: true,
   target: "node20",
+  external: ["vitest"],
 });

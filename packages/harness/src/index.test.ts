@@ -1,43 +1,41 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as harness from "./index";
+import * as testing from "./testing/index";
 
-describe("@runvil/harness entry point", () => {
+describe("@runvil/harness entry points", () => {
   it("exports exactly the documented values", () => {
     expect(Object.keys(harness).sort()).toEqual([
       "DEFAULT_STORE_LIMITS",
-      "DISPLAY_PATH_CHARACTERS",
       "DirectoryStore",
       "EventRecorder",
       "JsonLinesEventSink",
-      "MAX_PATH_BYTES",
-      "MAX_PATTERN_BYTES",
-      "MAX_SEGMENT_BYTES",
       "MemoryEventSink",
       "MemoryStore",
       "ModelDispatcher",
-      "PATH_DETAILS",
-      "PATTERN_DETAILS",
       "RunPort",
-      "TEMP_FILE_PREFIX",
       "ToolDispatcher",
       "applyStoreOperation",
-      "checkStorePath",
-      "checkUtf8",
-      "compareBytewise",
-      "compileGlob",
-      "countOccurrences",
-      "displayPath",
       "eventRecordLine",
       "parseEventRecords",
-      "parseStorePath",
       "readAllFiles",
       "readEventRecords",
-      "replaceAnchor",
-      "resolveStoreLimits",
-      "sortBytewise",
-      "storeMessage",
-      "stringValidUpTo",
-      "utf8ValidUpTo",
     ]);
+  });
+
+  it("exports exactly the contract suite from @runvil/harness/testing", () => {
+    expect(Object.keys(testing).sort()).toEqual(["describeRunStoreContract"]);
+  });
+
+  it("maps each entry point to its build output; vitest is an optional peer", () => {
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect(manifest.exports).toEqual({
+      ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+      "./testing": { types: "./dist/testing.d.ts", import: "./dist/testing.js" },
+      "./package.json": "./package.json",
+    });
+    expect(manifest.dependencies.vitest).toBeUndefined();
+    expect(manifest.peerDependencies).toEqual({ vitest: "^4.1.12" });
+    expect(manifest.peerDependenciesMeta).toEqual({ vitest: { optional: true } });
   });
 });

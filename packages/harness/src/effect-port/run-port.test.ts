@@ -13,7 +13,7 @@ import { JsonLinesEventSink } from "../events/json-lines-event-sink";
 import { MemoryEventSink } from "../events/memory-event-sink";
 import { ModelDispatcher } from "../models/model-dispatcher";
 import { MemoryStore } from "../store/memory-store";
-import { tempDirectory } from "../testing/temp-directory";
+import { tempDirectory } from "../test-support/temp-directory";
 import { rejectionOf, servicesOf, toolRequest } from "../tools/test-support";
 import { ToolDispatcher } from "../tools/tool-dispatcher";
 import { RunPort } from "./run-port";

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDirectory } from "../testing/temp-directory";
+import { tempDirectory } from "../test-support/temp-directory";
 import { EventRecorder } from "./event-recorder";
 import { eventRecordLine, JsonLinesEventSink } from "./json-lines-event-sink";
 import { MemoryEventSink } from "./memory-event-sink";

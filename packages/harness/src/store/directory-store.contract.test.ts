@@ -1,10 +1,10 @@
 import { join } from "node:path";
+import { seedDirectory, tempDirectory } from "../test-support/temp-directory";
 import { describeRunStoreContract } from "../testing/run-store-contract";
-import { seedDirectory, tempDirectory } from "../testing/temp-directory";
 import { DirectoryStore } from "./directory-store";
 
-describeRunStoreContract("DirectoryStore", async (setup) => {
+describeRunStoreContract("DirectoryStore", (setup) => {
   const root = join(tempDirectory(), "store");
-  if (setup?.files !== undefined) seedDirectory(root, setup.files);
-  return new DirectoryStore(root, { sync: false, limits: setup?.limits ?? {} });
+  if (setup.files !== undefined) seedDirectory(root, setup.files);
+  return new DirectoryStore(root, { sync: false, limits: setup.limits ?? {} });
 });

@@ -1,4 +1,4 @@
 import { describeRunStoreContract } from "../testing/run-store-contract";
 import { MemoryStore } from "./memory-store";
 
-describeRunStoreContract("MemoryStore", async (setup) => new MemoryStore(setup ?? {}));
+describeRunStoreContract("MemoryStore", (setup) => new MemoryStore(setup));

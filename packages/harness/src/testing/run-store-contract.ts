@@ -4,23 +4,59 @@ import type { StoreLimits } from "../store/limits";
 import { readAllFiles } from "../store/read-all-files";
 import { rejection, storeFailure } from "./store-failure";
 
-/** What a contract test asks of a backend: a fresh store holding `files`, with `limits`. */
-export interface ContractSetup {
+/** What one contract case asks of the store: a fresh store holding `files`, with `limits`. */
+export interface RunStoreContractSetup {
+  /** Files the store holds when it starts (path -> contents; bytes may be non-UTF-8). */
   readonly files?: Readonly<Record<string, StoreText>>;
+  /** Size limits to enforce instead of the store's defaults (only the limits cases set them). */
   readonly limits?: Partial<StoreLimits>;
 }
 
-/** Makes a fresh, empty-unless-seeded store for one test. */
-export type StoreFactory = (setup?: ContractSetup) => Promise<RunStore>;
+/** Makes a fresh store for one contract case. */
+export type RunStoreFactory = (setup: RunStoreContractSetup) => RunStore | Promise<RunStore>;
+
+/** Which parts of the contract a store takes. */
+export interface RunStoreContractOptions {
+  /**
+   * Whether the store enforces `setup.limits` (default true). A store whose limits are its own
+   * passes false, and the cases that set limits are left out.
+   */
+  readonly limits?: boolean;
+}
+
+/** The groups of cases a store is checked against (the sdk's TestStore has neither glob nor limits). */
+export interface ContractGroups {
+  readonly glob: boolean;
+  readonly limits: boolean;
+}
 
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 
+/** `describe(name, body)` when `included`; nothing otherwise. */
+function describeIf(included: boolean, name: string, body: () => void): void {
+  if (included) describe(name, body);
+}
+
 /**
- * The RunStore contract (docs/design/store.md), written once and run against
- * every backend: results, every reason with its exact message and fields,
- * ordering, UTF-8 checks and limits.
+ * The RunStore contract (docs/design/store.md), written once and run against every backend:
+ * results, every reason with its exact message and fields, ordering, UTF-8 checks and limits.
+ * Call it at the top level of a vitest test file; `makeStore` makes a fresh store per case.
  */
-export function describeRunStoreContract(backend: string, makeStore: StoreFactory): void {
+export function describeRunStoreContract(
+  backend: string,
+  makeStore: RunStoreFactory,
+  options: RunStoreContractOptions = {},
+): void {
+  describeContractGroups(backend, makeStore, { glob: true, limits: options.limits !== false });
+}
+
+/** The contract with only the `groups` it names (see describeRunStoreContract). */
+export function describeContractGroups(
+  backend: string,
+  factory: RunStoreFactory,
+  groups: ContractGroups,
+): void {
+  const makeStore = async (setup: RunStoreContractSetup = {}): Promise<RunStore> => factory(setup);
   describe(`${backend}: the RunStore contract`, () => {
     describe("read and write", () => {
       it("reads back what was written; write returns nothing", async () => {
@@ -330,7 +366,7 @@ export function describeRunStoreContract(backend: string, makeStore: StoreFactor
       });
     });
 
-    describe("glob", () => {
+    describeIf(groups.glob, "glob", () => {
       const files = {
         "a.md": "",
         "b.txt": "",
@@ -533,7 +569,7 @@ export function describeRunStoreContract(backend: string, makeStore: StoreFactor
       });
     });
 
-    describe("limits", () => {
+    describeIf(groups.limits, "limits", () => {
       const limits = { maxFileBytes: 10, maxStoreBytes: 25 };
 
       it("refuses a file over the file limit and keeps the old one", async () => {

@@ -14,7 +14,7 @@ export async function storeFailure(promise: Promise<unknown>): Promise<Described
   try {
     await promise;
   } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
+    if (!StoreError.isInstance(error)) throw error;
     const described: DescribedFailure = {
       reason: error.reason,
       path: error.path,

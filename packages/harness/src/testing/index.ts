@@ -1,0 +1,6 @@
+export {
+  describeRunStoreContract,
+  type RunStoreContractOptions,
+  type RunStoreContractSetup,
+  type RunStoreFactory,
+} from "./run-store-contract";
