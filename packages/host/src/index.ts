@@ -24,9 +24,6 @@ export type {
 } from "./prepare/bind-models";
 export type { PromptRequirements } from "./prepare/prepare-run";
 export type { PreparedPack, PreparedRun, PrepareResult } from "./prepare/prepared-run";
-export { NOTICE_HEADER } from "./prepare/requirements-notice";
-export { ServiceMap } from "./service-map";
 export type { CatalogModel } from "./setup/model-catalog";
 export type { HostDroppedTool } from "./setup/pack-registry";
-export { REASON_TOOL_ESCAPES_PACK } from "./setup/tool-checks";
 export { type RunDispatcherOptions, toolDispatcherFor } from "./tool-dispatcher-for";
