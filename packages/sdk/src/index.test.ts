@@ -7,6 +7,8 @@ describe("the package entry points", () => {
   it("exports exactly the public API", () => {
     expect(Object.keys(sdk).sort()).toEqual([
       "INPUT_BROKER",
+      "MODEL_FAILURE_KINDS",
+      "MODEL_SPECIFICATION_VERSION",
       "ModelFailure",
       "SEARCH_PROVIDER",
       "STORE_ERROR_REASONS",
