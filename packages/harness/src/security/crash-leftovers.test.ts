@@ -10,7 +10,7 @@ import {
   STALE_TEMPORARY_AGE_MS,
   type StaleTemporaryRule,
 } from "../store/stale-temporaries";
-import { seedDirectory, tempDirectory } from "../testing/temp-directory";
+import { seedDirectory, tempDirectory } from "../test-support/temp-directory";
 
 /**
  * Attack class: crash leftovers (docs/security.md). kill -9 during a directory-store write

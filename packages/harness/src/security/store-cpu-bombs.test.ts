@@ -3,8 +3,8 @@ import { countOccurrences, replaceAnchor } from "../store/anchor";
 import { DirectoryStore } from "../store/directory-store";
 import { compileGlob } from "../store/glob";
 import { MemoryStore } from "../store/memory-store";
+import { seedDirectory, tempDirectory } from "../test-support/temp-directory";
 import { storeFailure } from "../testing/store-failure";
-import { seedDirectory, tempDirectory } from "../testing/temp-directory";
 
 /**
  * Attack class: host-side CPU bombs in the store (docs/security.md). A glob pattern is matched
