@@ -49,7 +49,7 @@ describe("webPlugin", () => {
     await webPlugin.setup(api, { fetch: { maxBytes: 10 } });
     const before = server.requests.length;
     await expect(
-      packs[0]?.tools[0]?.run({ url: `${server.base}/` }, toolContext()),
+      packs[0]?.tools[0]?.run({ url: `${server.base}/` }, testToolContext()),
     ).rejects.toThrow(
       `web_fetch: cannot fetch ${server.base}/: its address is on a local or private network, which web/fetch does not reach`,
     );

@@ -1,11 +1,11 @@
 import type { ServerResponse } from "node:http";
 import { SEARCH_PROVIDER, ToolFailure } from "@runvil/sdk";
+import { testToolContext } from "@runvil/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpBackend } from "../http/http-backend";
 import { createSearxngSearchProvider } from "../search/searxng";
 import { searchTool } from "../search-tool";
 import { type LocalServer, startServer } from "../test-support/local-server";
-import { toolContext } from "../test-support/tool-context";
 
 /**
  * Attack class: untrusted text outside the envelope (docs/security.md). A tool failure's message
@@ -88,7 +88,7 @@ describe("security: no server text in failures", () => {
     const message = await failure(
       searchTool.run(
         { query: "lua" },
-        toolContext({ services: { [SEARCH_PROVIDER]: provider } }),
+        testToolContext({ services: { [SEARCH_PROVIDER]: provider } }),
       ) as Promise<unknown>,
     );
     expect(message).toBe("web_search: the search service answered HTTP 500");
