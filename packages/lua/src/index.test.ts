@@ -34,6 +34,7 @@ describe("the package entry point", () => {
       "installSys",
       "installUi",
       "installVar",
+      "isErrorKind",
       "loadLuaRuntime",
       "loadLuaVmFactory",
       "preludeChunkName",

@@ -13,6 +13,7 @@ export {
   type ErrorFields,
   type ErrorKind,
   installErrors,
+  isErrorKind,
   quotaError,
   type UncaughtError,
   uncaughtError,
