@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { decodeValue, encodeValue } from "./codec";
+
+describe("the journal codec", () => {
+  it("round-trips bytes, bigints and undefined", () => {
+    const value = {
+      path: Uint8Array.of(0xff, 0, 0x61),
+      seed: 18446744073709551615n,
+      out: [undefined],
+    };
+    expect(decodeValue(encodeValue(value))).toEqual(value);
+    expect(decodeValue(encodeValue(undefined))).toBeUndefined();
+  });
+
+  it("sorts keys, so equal values encode to equal text", () => {
+    expect(encodeValue({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
+    expect(encodeValue({ a: 1, b: 2 })).toBe(encodeValue({ b: 2, a: 1 }));
+  });
+
+  it("drops fields that are undefined, as an absent optional field", () => {
+    expect(encodeValue({ op: "list", prefix: undefined })).toBe('{"op":"list"}');
+  });
+
+  it("escapes a program's own object whose keys look like tags", () => {
+    const value = { $bytes: "AAEC", other: 1 };
+    const lone = { $bigint: "12" };
+    expect(encodeValue(lone)).toBe('{"$object":{"$bigint":"12"}}');
+    expect(decodeValue(encodeValue(value))).toEqual(value);
+    expect(decodeValue(encodeValue(lone))).toEqual(lone);
+    expect(decodeValue(encodeValue({ $object: { x: 1 } }))).toEqual({ $object: { x: 1 } });
+  });
+
+  it("refuses what JSON cannot hold", () => {
+    expect(() => encodeValue(Number.NaN)).toThrow("the journal cannot encode the number NaN");
+    expect(() => encodeValue(() => 1)).toThrow(
+      "the journal cannot encode a value of type function",
+    );
+  });
+});

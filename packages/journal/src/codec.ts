@@ -1,0 +1,89 @@
+/**
+ * The journal's value codec: JSON text for the values that cross the effect port, which JSON
+ * alone cannot hold — the raw bytes of a Lua string that is not UTF-8 (`Uint8Array`), bigints,
+ * `undefined` (a store write's output) — with object keys sorted, so two equal requests always
+ * encode to the same text and a replay compares requests as text (docs/design/journal.md).
+ *
+ * Tags are one-key objects: `{"$bytes": base64}`, `{"$bigint": "12"}`, `{"$undefined": true}`;
+ * an object of the program's own whose keys start with `$` is wrapped as `{"$object": {...}}`,
+ * so no value of a run can pass for a tag.
+ */
+
+/** A value the codec encodes. */
+export type JournalValue =
+  | null
+  | boolean
+  | number
+  | string
+  | bigint
+  | undefined
+  | Uint8Array
+  | readonly JournalValue[]
+  | { readonly [key: string]: JournalValue };
+
+function isTagLike(record: Record<string, unknown>): boolean {
+  for (const key in record) if (key.charCodeAt(0) === 36) return true; // "$"
+  return false;
+}
+
+function toJsonValue(value: unknown): unknown {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value))
+      throw new TypeError(`the journal cannot encode the number ${value}`);
+    return value;
+  }
+  if (value === undefined) return { $undefined: true };
+  if (typeof value === "bigint") return { $bigint: value.toString() };
+  if (value instanceof Uint8Array)
+    return {
+      $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64"),
+    };
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(record).sort()) {
+      const item = record[key];
+      // An absent optional field and an explicit undefined field mean the same to the port.
+      if (item !== undefined) out[key] = toJsonValue(item);
+    }
+    return isTagLike(out) ? { $object: out } : out;
+  }
+  throw new TypeError(`the journal cannot encode a value of type ${typeof value}`);
+}
+
+/** Encodes a value as the journal's JSON text (keys sorted, tags for bytes, bigints, undefined). */
+export function encodeValue(value: unknown): string {
+  return JSON.stringify(toJsonValue(value));
+}
+
+function fromJsonValue(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(fromJsonValue);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length === 1) {
+    const key = keys[0] as string;
+    const item = record[key];
+    if (key === "$bytes" && typeof item === "string")
+      return new Uint8Array(Buffer.from(item, "base64"));
+    if (key === "$bigint" && typeof item === "string") return BigInt(item);
+    if (key === "$undefined") return undefined;
+    if (key === "$object" && typeof item === "object" && item !== null) {
+      return decodeFields(item as Record<string, unknown>);
+    }
+  }
+  return decodeFields(record);
+}
+
+function decodeFields(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) out[key] = fromJsonValue(record[key]);
+  return out;
+}
+
+/** Decodes the journal's JSON text; throws a SyntaxError for text that is not JSON. */
+export function decodeValue(text: string): unknown {
+  return fromJsonValue(JSON.parse(text));
+}

@@ -1,0 +1,31 @@
+export { decodeValue, encodeValue, type JournalValue } from "./codec";
+export { failureError, recordFailure } from "./failure";
+export type { Journal, ListRunsOptions, RunRecorder } from "./journal";
+export { JournalError, type JournalErrorReason } from "./journal-error";
+export { createJournalPort, type JournalPort } from "./journal-port";
+export { isPgUrl, type OpenJournalOptions, openJournal } from "./open-journal";
+export { openPgJournal, type PgJournalOptions } from "./pg/pg-journal";
+export { PG_SCHEMA_VERSION } from "./pg/schema";
+export { promptHash } from "./prompt-hash";
+export {
+  EFFECT_KINDS,
+  type EffectKind,
+  type EffectRecord,
+  type EventRecord,
+  type RecordedFailure,
+  type RecordedRun,
+  type RunCounts,
+  type RunEnding,
+  type RunInputs,
+  type RunSummary,
+} from "./records";
+export {
+  createReplayPort,
+  type Divergence,
+  type DivergencePlace,
+  type EventComparison,
+  type ReplayPort,
+  type ReplayPortOptions,
+} from "./replay-port";
+export { SQLITE_SCHEMA_VERSION } from "./sqlite/schema";
+export { openSqliteJournal, type SqliteJournalOptions } from "./sqlite/sqlite-journal";

@@ -1,0 +1,60 @@
+import type {
+  EffectRecord,
+  EventRecord,
+  RecordedRun,
+  RunEnding,
+  RunInputs,
+  RunSummary,
+} from "./records";
+
+/** Which runs a listing returns. */
+export interface ListRunsOptions {
+  /** At most this many, newest first (default: all). */
+  readonly limit?: number;
+}
+
+/**
+ * A run journal (docs/design/journal.md): one database of recorded runs. Every backend (SQLite,
+ * PostgreSQL) passes the same contract suite (`describeJournalContract` in
+ * `@runvil/journal/testing`).
+ */
+export interface Journal {
+  /** Where the journal is, for messages: a file path, or a database URL without its password. */
+  readonly location: string;
+  /** Records a new run's inputs and returns its recorder. */
+  startRun(inputs: RunInputs): Promise<RunRecorder>;
+  /** The journal's runs, newest first. */
+  listRuns(options?: ListRunsOptions): Promise<readonly RunSummary[]>;
+  /**
+   * The run with this id, or the only run whose id starts with it; undefined when there is
+   * none. Throws a JournalError when a prefix names several runs.
+   */
+  findRun(idOrPrefix: string): Promise<RecordedRun | undefined>;
+  /** The run's effects, in the order they were issued. */
+  readEffects(runId: string): Promise<readonly EffectRecord[]>;
+  /** The run's events, by `seq`. */
+  readEvents(runId: string): Promise<readonly EventRecord[]>;
+  /** Deletes the runs that started before `startedBefore` (ms since the epoch); how many. */
+  pruneRuns(startedBefore: number): Promise<number>;
+  /** Closes the journal (pending writes are finished first). */
+  close(): Promise<void>;
+}
+
+/**
+ * Writes one run. Events are buffered and written with the next effect (or the ending) in one
+ * transaction, so after a crash the journal holds the run up to its last completed effect.
+ */
+export interface RunRecorder {
+  /** The new run's id. */
+  readonly runId: string;
+  /** Buffers one event (written with the next effect or the ending). */
+  recordEvent(event: EventRecord): void;
+  /**
+   * Writes one settled effect, and the events buffered before it, in one transaction. Returns
+   * undefined when the write is already durable (SQLite writes synchronously), else a promise
+   * that settles when it is.
+   */
+  recordEffect(effect: EffectRecord): Promise<void> | undefined;
+  /** Writes the buffered events and the run's ending, in one transaction. */
+  finish(ending: RunEnding): Promise<void>;
+}

@@ -1,0 +1,393 @@
+import { createRequire } from "node:module";
+import type * as Pg from "pg";
+import { encodeValue } from "../codec";
+import type { Journal, ListRunsOptions, RunRecorder } from "../journal";
+import { JournalError } from "../journal-error";
+import { promptHash } from "../prompt-hash";
+import type {
+  EffectRecord,
+  EventRecord,
+  RecordedRun,
+  RunEnding,
+  RunInputs,
+  RunSummary,
+} from "../records";
+import { isRunIdText, newRunId } from "../run-id";
+import {
+  type FullRunRow,
+  failureOf,
+  INPUT_COLUMNS,
+  type LiveCounts,
+  type RunRow,
+  recordedRunOf,
+  SUMMARY_COLUMNS,
+  summaryOf,
+} from "../summary-rows";
+import { pgFailure } from "./pg-failure";
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./schema";
+
+/** Options of {@link openPgJournal}. */
+export interface PgJournalOptions {
+  /** The PostgreSQL schema (namespace) the journal's tables live in (default `public`). */
+  readonly schema?: string;
+  /** At most this many connections (default 4). */
+  readonly maxConnections?: number;
+}
+
+let loaded: typeof Pg | undefined;
+
+/** The pg client, loaded at the first open (a run that records nothing never loads it). */
+function pgModule(): typeof Pg {
+  loaded ??= createRequire(import.meta.url)("pg") as typeof Pg;
+  return loaded;
+}
+
+/** The URL with its password replaced by `***`, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://(an invalid URL)";
+  }
+}
+
+interface EffectRow {
+  readonly effect: string;
+  readonly kind: string;
+  readonly origin: string;
+  readonly request: string;
+  readonly issued: number;
+  readonly arrival: number;
+  readonly started_us: string;
+  readonly duration_us: string;
+  readonly output: string | null;
+  readonly failure: string | null;
+}
+
+const EVENTS_CTE = `ev AS (INSERT INTO events (run_id, seq, type, chain, line)
+  SELECT $1, s, t, c, l FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS u (s, t, c, l))`;
+
+function eventColumns(events: readonly EventRecord[]): [number[], string[], string[], string[]] {
+  return [
+    events.map((e) => e.seq),
+    events.map((e) => e.type),
+    events.map((e) => e.chain),
+    events.map((e) => e.line),
+  ];
+}
+
+class PgRecorder implements RunRecorder {
+  readonly runId: string;
+  readonly #journal: PgJournal;
+  #events: EventRecord[] = [];
+  /** Writes of one run go in order. */
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(journal: PgJournal, runId: string) {
+    this.#journal = journal;
+    this.runId = runId;
+  }
+
+  recordEvent(event: EventRecord): void {
+    this.#events.push(event);
+  }
+
+  #queue(write: () => Promise<void>): Promise<void> {
+    const next = this.#tail.then(write);
+    this.#tail = next.catch(() => {});
+    return next;
+  }
+
+  recordEffect(effect: EffectRecord): Promise<void> {
+    const events = this.#events;
+    this.#events = [];
+    return this.#queue(() => this.#journal.writeEffect(this.runId, events, effect));
+  }
+
+  finish(ending: RunEnding): Promise<void> {
+    const events = this.#events;
+    this.#events = [];
+    return this.#queue(() => this.#journal.writeEnding(this.runId, events, ending));
+  }
+}
+
+/** The PostgreSQL journal (docs/design/journal.md). */
+class PgJournal implements Journal {
+  readonly location: string;
+  readonly #pool: Pg.Pool;
+
+  constructor(location: string, pool: Pg.Pool) {
+    this.location = location;
+    this.#pool = pool;
+  }
+
+  async #query<R extends Pg.QueryResultRow>(
+    doing: string,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<R[]> {
+    try {
+      return (await this.#pool.query<R>(text, values)).rows;
+    } catch (error) {
+      throw pgFailure(this.location, doing, error);
+    }
+  }
+
+  async writeEffect(
+    runId: string,
+    events: readonly EventRecord[],
+    effect: EffectRecord,
+  ): Promise<void> {
+    await this.#query(
+      `cannot record effect ${effect.effect} of run ${runId}`,
+      `WITH ${EVENTS_CTE}
+       INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure)
+       VALUES ($1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [
+        runId,
+        ...eventColumns(events),
+        effect.effect,
+        effect.kind,
+        JSON.stringify(effect.origin),
+        effect.request,
+        effect.issued,
+        effect.arrival,
+        Math.round(effect.startedUs),
+        Math.round(effect.durationUs),
+        effect.output ?? null,
+        effect.failure === undefined ? null : JSON.stringify(effect.failure),
+      ],
+    );
+  }
+
+  async writeEnding(
+    runId: string,
+    events: readonly EventRecord[],
+    ending: RunEnding,
+  ): Promise<void> {
+    const counts = ending.counts;
+    await this.#query(
+      `cannot record the end of run ${runId}`,
+      `WITH ${EVENTS_CTE}
+       UPDATE runs SET ended_at = $6, outcome = $7, error_kind = $8, result = $9, effects = $10,
+         model_rounds = $11, tool_calls = $12, input_tokens = $13, output_tokens = $14, events = $15
+       WHERE id = $1`,
+      [
+        runId,
+        ...eventColumns(events),
+        ending.endedAt,
+        ending.outcome,
+        ending.errorKind ?? null,
+        ending.result,
+        counts.effects,
+        counts.modelRounds,
+        counts.toolCalls,
+        counts.inputTokens,
+        counts.outputTokens,
+        counts.events,
+      ],
+    );
+  }
+
+  async startRun(inputs: RunInputs): Promise<RunRecorder> {
+    const runId = newRunId(inputs.startedAt);
+    await this.#query(
+      "cannot record a new run",
+      `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        runId,
+        inputs.promptPath,
+        promptHash(inputs.promptBytes),
+        Buffer.from(
+          inputs.promptBytes.buffer,
+          inputs.promptBytes.byteOffset,
+          inputs.promptBytes.byteLength,
+        ),
+        inputs.args,
+        inputs.seed,
+        inputs.startedAt,
+        encodeValue(inputs.host),
+        encodeValue(inputs.bindings),
+        encodeValue(inputs.versions),
+      ],
+    );
+    return new PgRecorder(this, runId);
+  }
+
+  async #liveCounts(row: RunRow): Promise<LiveCounts | undefined> {
+    if (row.outcome !== null) return undefined;
+    const kinds = await this.#query<{ kind: string; n: string }>(
+      `cannot read run ${row.id}`,
+      "SELECT kind, count(*) AS n FROM effects WHERE run_id = $1 GROUP BY kind",
+      [row.id],
+    );
+    const events = await this.#query<{ n: string }>(
+      `cannot read run ${row.id}`,
+      "SELECT count(*) AS n FROM events WHERE run_id = $1",
+      [row.id],
+    );
+    const count = (kind: string): number => Number(kinds.find((k) => k.kind === kind)?.n ?? 0);
+    return {
+      effects: kinds.reduce((sum, k) => sum + Number(k.n), 0),
+      modelRounds: count("model"),
+      toolCalls: count("tool"),
+      events: Number(events[0]?.n ?? 0),
+    };
+  }
+
+  async listRuns(options: ListRunsOptions = {}): Promise<readonly RunSummary[]> {
+    const rows = await this.#query<RunRow & Pg.QueryResultRow>(
+      "cannot list the runs",
+      `SELECT ${SUMMARY_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1`,
+      [options.limit ?? null],
+    );
+    const summaries: RunSummary[] = [];
+    for (const row of rows) summaries.push(summaryOf(row, await this.#liveCounts(row)));
+    return summaries;
+  }
+
+  async findRun(idOrPrefix: string): Promise<RecordedRun | undefined> {
+    if (!isRunIdText(idOrPrefix)) return undefined;
+    const doing = `cannot read run ${idOrPrefix}`;
+    const columns = `${SUMMARY_COLUMNS}, ${INPUT_COLUMNS}`;
+    let rows = await this.#query<FullRunRow & Pg.QueryResultRow>(
+      doing,
+      `SELECT ${columns} FROM runs WHERE id = $1`,
+      [idOrPrefix],
+    );
+    if (rows.length === 0) {
+      rows = await this.#query<FullRunRow & Pg.QueryResultRow>(
+        doing,
+        `SELECT ${columns} FROM runs WHERE left(id, $2) = $1 ORDER BY id LIMIT 2`,
+        [idOrPrefix, idOrPrefix.length],
+      );
+      if (rows.length > 1) {
+        throw new JournalError(
+          "ambiguous_id",
+          this.location,
+          `${idOrPrefix} names several runs (${rows.map((r) => r.id).join(", ")}, …); give more of the id`,
+        );
+      }
+    }
+    const row = rows[0];
+    return row === undefined ? undefined : recordedRunOf(row, await this.#liveCounts(row));
+  }
+
+  async readEffects(runId: string): Promise<readonly EffectRecord[]> {
+    const rows = await this.#query<EffectRow & Pg.QueryResultRow>(
+      `cannot read the effects of run ${runId}`,
+      "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure FROM effects WHERE run_id = $1 ORDER BY issued",
+      [runId],
+    );
+    return rows.map((row) => {
+      const failure = failureOf(row.failure);
+      return {
+        effect: row.effect,
+        kind: row.kind as EffectRecord["kind"],
+        origin: JSON.parse(row.origin) as EffectRecord["origin"],
+        request: row.request,
+        issued: row.issued,
+        arrival: row.arrival,
+        startedUs: Number(row.started_us),
+        durationUs: Number(row.duration_us),
+        ...(row.output === null ? {} : { output: row.output }),
+        ...(failure === undefined ? {} : { failure }),
+      };
+    });
+  }
+
+  async readEvents(runId: string): Promise<readonly EventRecord[]> {
+    return this.#query<EventRecord & Pg.QueryResultRow>(
+      `cannot read the events of run ${runId}`,
+      "SELECT seq, type, chain, line FROM events WHERE run_id = $1 ORDER BY seq",
+      [runId],
+    );
+  }
+
+  async pruneRuns(startedBefore: number): Promise<number> {
+    const rows = await this.#query<{ n: string }>(
+      "cannot prune the runs",
+      `WITH old AS (SELECT id FROM runs WHERE started_at < $1),
+        e1 AS (DELETE FROM events WHERE run_id IN (SELECT id FROM old)),
+        e2 AS (DELETE FROM effects WHERE run_id IN (SELECT id FROM old)),
+        gone AS (DELETE FROM runs WHERE id IN (SELECT id FROM old) RETURNING id)
+       SELECT count(*) AS n FROM gone`,
+      [startedBefore],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+/** Checks the schema version and migrates, under an advisory lock (two first opens at once). */
+async function migrate(pool: Pg.Pool, location: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('runvil_journal'))");
+    await client.query("CREATE TABLE IF NOT EXISTS runvil_journal (version INTEGER NOT NULL)");
+    const found = await client.query<{ version: number }>("SELECT version FROM runvil_journal");
+    let version = found.rows[0]?.version ?? 0;
+    if (version > PG_SCHEMA_VERSION) {
+      throw new JournalError(
+        "newer_schema",
+        location,
+        `the journal has schema version ${version}, and this Runvil reads up to version ${PG_SCHEMA_VERSION}; upgrade Runvil to read it (it was left unchanged)`,
+      );
+    }
+    for (; version < PG_SCHEMA_VERSION; version += 1) {
+      await client.query(PG_MIGRATIONS[version] as string);
+    }
+    if (found.rows.length === 0) {
+      await client.query("INSERT INTO runvil_journal (version) VALUES ($1)", [PG_SCHEMA_VERSION]);
+    } else {
+      await client.query("UPDATE runvil_journal SET version = $1", [PG_SCHEMA_VERSION]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Opens the PostgreSQL journal at `url` (`postgres://user:password@host:port/database`),
+ * creating or migrating its tables. Throws a JournalError naming the URL (password hidden) for an
+ * unreachable server, a newer schema, a full disk.
+ */
+export async function openPgJournal(url: string, options: PgJournalOptions = {}): Promise<Journal> {
+  const location = redactedUrl(url);
+  const schema = options.schema ?? "public";
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new JournalError(
+      "unavailable",
+      location,
+      `${schema} is not a plain schema name (a-z, 0-9, _)`,
+    );
+  }
+  const { Pool } = pgModule();
+  const pool = new Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 4,
+    options: `-c search_path=${schema}`,
+  });
+  pool.on("error", () => {}); // an idle client's loss is seen at its next query
+  try {
+    if (schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await migrate(pool, location);
+    return new PgJournal(location, pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw pgFailure(location, "cannot open the journal", error);
+  }
+}

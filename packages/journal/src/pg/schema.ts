@@ -1,0 +1,54 @@
+/**
+ * The PostgreSQL journal's schema, as migrations (the version is kept in `runvil_journal`):
+ * migration n takes a journal from version n - 1 to n. A newer journal is refused, never changed.
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    prompt_path TEXT NOT NULL,
+    prompt_hash TEXT NOT NULL,
+    prompt BYTEA NOT NULL,
+    args TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    host TEXT NOT NULL,
+    bindings TEXT NOT NULL,
+    versions TEXT NOT NULL,
+    ended_at BIGINT,
+    outcome TEXT,
+    error_kind TEXT,
+    result TEXT,
+    effects INTEGER NOT NULL DEFAULT 0,
+    model_rounds INTEGER NOT NULL DEFAULT 0,
+    tool_calls INTEGER NOT NULL DEFAULT 0,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    events INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX runs_by_start ON runs (started_at);
+  CREATE TABLE effects (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    effect TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    request TEXT NOT NULL,
+    issued INTEGER NOT NULL,
+    arrival INTEGER NOT NULL,
+    started_us BIGINT NOT NULL,
+    duration_us BIGINT NOT NULL,
+    output TEXT,
+    failure TEXT,
+    PRIMARY KEY (run_id, effect)
+  );
+  CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    chain TEXT NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );`,
+];
+
+/** The schema version this Runvil writes. */
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

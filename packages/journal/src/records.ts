@@ -1,0 +1,127 @@
+import type { EffectOrigin, RunOutcome } from "@runvil/protocol";
+
+/** What kind of effect a record holds: a store operation, a catalog tool call, a model round. */
+export type EffectKind = "store" | "tool" | "model";
+
+/** The effect kinds, in the order the port lists them. */
+export const EFFECT_KINDS: readonly EffectKind[] = ["store", "tool", "model"];
+
+/**
+ * A run's inputs: everything besides the effects' answers that decides what it does
+ * (docs/design/determinism.md), so a replay can run it again.
+ */
+export interface RunInputs {
+  /** The prompt file as the run named it. */
+  readonly promptPath: string;
+  /** The prompt file's text (the bytes, decoded as UTF-8 with replacement only for display). */
+  readonly promptBytes: Uint8Array;
+  /** The argument string. */
+  readonly args: string;
+  /** The run seed (decimal text of a 64-bit unsigned integer). */
+  readonly seed: string;
+  /** The start instant, milliseconds since the epoch. */
+  readonly startedAt: number;
+  /**
+   * The Host snapshot: the run's catalog as prepared (tools, Packs, preludes, model roles), the
+   * configuration file, anything else a replay needs; encoded with the journal's codec.
+   */
+  readonly host: unknown;
+  /** The model role bindings (role -> catalog model id). */
+  readonly bindings: Readonly<Record<string, string>>;
+  /** The versions of the packages that ran it (package name -> version). */
+  readonly versions: Readonly<Record<string, string>>;
+}
+
+/** A recorded failure: what the port rejected with, enough to reject the same way on replay. */
+export type RecordedFailure =
+  | {
+      readonly type: "store";
+      readonly reason: string;
+      readonly path: string;
+      readonly message: string;
+      readonly count?: number;
+      readonly validUpTo?: number;
+    }
+  | { readonly type: "tool"; readonly message: string }
+  | {
+      readonly type: "model";
+      readonly kind: string;
+      readonly message: string;
+      readonly fields: Readonly<Record<string, string | number | boolean>>;
+    }
+  /** Anything else (an outside failure, an abort): its name and message. */
+  | { readonly type: "error"; readonly name: string; readonly message: string };
+
+/** One effect as the journal keeps it. */
+export interface EffectRecord {
+  /** The replay-stable effect id (`{entry}/{n}`). */
+  readonly effect: string;
+  readonly kind: EffectKind;
+  readonly origin: EffectOrigin;
+  /** The request as the journal's codec encodes it (signals left out). */
+  readonly request: string;
+  /** 1, 2, 3, … in the order the run issued its effects. */
+  readonly issued: number;
+  /** 1, 2, 3, … in the order the results arrived. */
+  readonly arrival: number;
+  /** Microseconds from the run's start to the request. */
+  readonly startedUs: number;
+  /** Microseconds from the request to its answer. */
+  readonly durationUs: number;
+  /** The output, encoded (when the effect succeeded). */
+  readonly output?: string;
+  /** The failure (when it failed). */
+  readonly failure?: RecordedFailure;
+}
+
+/** One recorded event: its `seq`, type, chain and JSON Lines line (`formatEventLine`). */
+export interface EventRecord {
+  readonly seq: number;
+  readonly type: string;
+  readonly chain: string;
+  readonly line: string;
+}
+
+/** Counts the journal keeps per run for listings. */
+export interface RunCounts {
+  readonly effects: number;
+  readonly modelRounds: number;
+  readonly toolCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly events: number;
+}
+
+/** How a recorded run ended. */
+export interface RunEnding {
+  /** The outcome; `"interrupted"` is never written: it is a run with no ending. */
+  readonly outcome: RunOutcome;
+  /** The end instant, milliseconds since the epoch. */
+  readonly endedAt: number;
+  /** The run result (or report) as the journal's codec encodes it. */
+  readonly result: string;
+  /** The run error's kind, for failed runs. */
+  readonly errorKind?: string;
+  /** The run's counts. */
+  readonly counts: RunCounts;
+}
+
+/** A run as `runvil runs list` shows it. */
+export interface RunSummary extends RunCounts {
+  readonly id: string;
+  readonly promptPath: string;
+  readonly promptHash: string;
+  readonly startedAt: number;
+  /** Absent while the run has no ending (it runs, or it crashed). */
+  readonly endedAt?: number;
+  /** `running` when the run has no ending yet (or was killed before it had one). */
+  readonly outcome: RunOutcome | "running";
+  readonly errorKind?: string;
+}
+
+/** Everything recorded about one run except its effects and events. */
+export interface RecordedRun extends RunSummary {
+  readonly inputs: RunInputs;
+  /** The encoded result, when the run ended. */
+  readonly result?: string;
+}

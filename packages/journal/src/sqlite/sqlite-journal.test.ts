@@ -1,0 +1,192 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { JournalError } from "../journal-error";
+import { describeJournalContract } from "../testing";
+import { contractEffect, contractInputs } from "../testing/journal-contract";
+import { SQLITE_SCHEMA_VERSION } from "./schema";
+import { openSqliteJournal } from "./sqlite-journal";
+
+const folders: string[] = [];
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), "runvil-journal-"));
+  folders.push(folder);
+  return folder;
+}
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+describeJournalContract("SQLite", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "runvil-journal-contract-"));
+  const file = join(folder, ".runvil", "runs.db");
+  return {
+    journal: openSqliteJournal(file),
+    openAnother: async () => openSqliteJournal(file),
+    cleanup: async () => rmSync(folder, { recursive: true, force: true }),
+  };
+});
+
+const sqlitePath = createRequire(import.meta.url).resolve("better-sqlite3");
+
+/** Runs `source` in another Node process that has better-sqlite3 as `Database`; resolves when it printed `ready`. */
+function otherProcess(source: string): { ready: Promise<void>; done: Promise<number> } {
+  const child = spawn(process.execPath, [
+    "-e",
+    `const Database = require(${JSON.stringify(sqlitePath)});\n${source}`,
+  ]);
+  let output = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("ready")) resolve();
+    });
+    child.on("exit", (code) =>
+      reject(new Error(`the other process exited (${code}) before it was ready`)),
+    );
+  });
+  const done = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
+  return { ready, done };
+}
+
+async function failureOf(work: () => unknown): Promise<JournalError> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof JournalError) return error;
+    throw error;
+  }
+  throw new Error("expected a JournalError");
+}
+
+describe("the SQLite journal file", () => {
+  it("is in WAL mode with the current schema version", () => {
+    const file = join(tempFolder(), "runs.db");
+    openSqliteJournal(file).close();
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
+    db.close();
+  });
+
+  it("refuses a corrupt file, naming it, and leaves it as it was", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const junk = "this is not a database, just text that happens to be here\n".repeat(200);
+    writeFileSync(file, junk);
+    const error = await failureOf(() => openSqliteJournal(file));
+    expect(error.reason).toBe("corrupt");
+    expect(error.message).toContain(file);
+    expect(error.message).toContain("move it aside");
+    expect(readFileSync(file, "utf8")).toBe(junk);
+  });
+
+  it("refuses another program's SQLite database without changing it", async () => {
+    const file = join(tempFolder(), "other.db");
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file);
+    db.exec("CREATE TABLE songs (title TEXT)");
+    db.close();
+    const before = readFileSync(file);
+    const error = await failureOf(() => openSqliteJournal(file));
+    expect(error.reason).toBe("corrupt");
+    expect(error.message).toBe(
+      `${file}: the file is an SQLite database but not a Runvil journal (it was left unchanged); name another file with --journal FILE`,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("refuses a journal of a newer schema and leaves it unchanged", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const journal = openSqliteJournal(file);
+    const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+    await journal.close();
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file);
+    db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
+    db.close();
+    const error = await failureOf(() => openSqliteJournal(file));
+    expect(error.reason).toBe("newer_schema");
+    expect(error.message).toBe(
+      `${file}: the journal has schema version ${SQLITE_SCHEMA_VERSION + 1}, and this Runvil reads up to version ${SQLITE_SCHEMA_VERSION}; upgrade Runvil to read it (it was left unchanged)`,
+    );
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare("SELECT id FROM runs").all()).toEqual([{ id: recorder.runId }]);
+    check.close();
+  });
+
+  it("fails `locked` naming the file when another process holds the write lock too long", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const journal = openSqliteJournal(file, { busyTimeoutMs: 200 });
+    const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+    const other = otherProcess(
+      `const db = new Database(${JSON.stringify(file)}); db.exec("BEGIN IMMEDIATE"); console.log("ready"); setTimeout(() => { db.exec("ROLLBACK"); db.close(); }, 2000);`,
+    );
+    await other.ready;
+    const error = await failureOf(() => recorder.recordEffect(contractEffect(1)));
+    expect(error.reason).toBe("locked");
+    expect(error.message).toContain(`${file}: cannot record effect 0.2/1 of run ${recorder.runId}`);
+    expect(error.message).toContain("another process holds a lock");
+    expect(await other.done).toBe(0);
+    // Once the lock is gone, the same effect records, and nothing before it was lost.
+    recorder.recordEffect(contractEffect(1));
+    expect(await journal.readEffects(recorder.runId)).toEqual([contractEffect(1)]);
+    await journal.close();
+  });
+
+  it("waits for a short lock of another process instead of failing", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const journal = openSqliteJournal(file, { busyTimeoutMs: 5000 });
+    const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+    const other = otherProcess(
+      `const db = new Database(${JSON.stringify(file)}); db.exec("BEGIN IMMEDIATE"); console.log("ready"); setTimeout(() => { db.exec("COMMIT"); db.close(); }, 300);`,
+    );
+    await other.ready;
+    recorder.recordEffect(contractEffect(1));
+    expect(await journal.readEffects(recorder.runId)).toHaveLength(1);
+    expect(await other.done).toBe(0);
+    await journal.close();
+  });
+
+  it("fails `full` when the disk is full, keeping every run recorded before", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const first = openSqliteJournal(file);
+    const kept = await first.startRun(contractInputs(1_800_000_000_000));
+    kept.recordEffect(contractEffect(1));
+    await first.close();
+    const pages = Number(
+      (() => {
+        const Database = createRequire(import.meta.url)("better-sqlite3");
+        const db = new Database(file, { readonly: true });
+        const count = db.pragma("page_count", { simple: true });
+        db.close();
+        return count;
+      })(),
+    );
+    const journal = openSqliteJournal(file, { maxPageCount: pages + 2 });
+    const recorder = await journal.startRun(contractInputs(1_800_000_001_000));
+    const big = contractEffect(1, { output: JSON.stringify("x".repeat(100_000)) });
+    const error = await failureOf(() => recorder.recordEffect(big));
+    expect(error.reason).toBe("full");
+    expect(error.message).toContain(
+      `${file}: cannot record effect 0.2/1 of run ${recorder.runId}: the disk is full`,
+    );
+    expect(error.message).toContain("runvil runs prune --older-than 30d");
+    expect(await journal.readEffects(kept.runId)).toEqual([contractEffect(1)]);
+    expect(await journal.readEffects(recorder.runId)).toEqual([]);
+    await journal.close();
+  });
+
+  it("cannot be opened where its folder cannot be made, and says so", async () => {
+    const folder = tempFolder();
+    writeFileSync(join(folder, "file"), "");
+    const error = await failureOf(() => openSqliteJournal(join(folder, "file", "runs.db")));
+    expect(error.reason).toBe("unavailable");
+    expect(error.message).toContain(join(folder, "file", "runs.db"));
+  });
+});

@@ -1,0 +1,6 @@
+export {
+  describeJournalContract,
+  type JournalContractOptions,
+  type JournalContractSetup,
+  type JournalFactory,
+} from "./journal-contract";
