@@ -48,11 +48,14 @@ export interface EventFields {
   call_started: { readonly target: string; readonly child: string };
   call_returned: { readonly child: string; readonly returned: boolean };
   jump: { readonly target: string };
-  /** A task was spawned (docs/design/tasks.md, Events), on its owner entry. */
+  /**
+   * A task was spawned (docs/design/tasks.md, Events), or a fanout arm dispatched (`by:
+   * "fanout"`, docs/design/fanout.md), on its owner entry.
+   */
   task_started: {
     readonly task: string;
     readonly target: string;
-    readonly by: "script" | "model";
+    readonly by: "script" | "model" | "fanout";
     readonly index?: number;
   };
   /** A task's chain ended: the task's last event. */
@@ -67,6 +70,11 @@ export interface EventFields {
   task_cancelled: { readonly tasks: readonly string[] };
   /** tasks.note set the calling task's note (its first line, at most 256 characters). */
   task_note: { readonly task: string; readonly text: string };
+  /**
+   * Two logically concurrent tasks used one store path, at least one changing it: the run ends
+   * as `Determinism` (docs/design/determinism.md, "The store claim rule"). Before `run_finished`.
+   */
+  store_conflict: { readonly path: string; readonly tasks: readonly string[] };
   prose_render_failed: { readonly substitution: SubstitutionKind };
   // tools (docs/design/tools-globals.md)
   tool_dropped: { readonly tool: string; readonly pack: string; readonly reason: string };
