@@ -1,5 +1,6 @@
 import type { StoreOpEventFields, StoreOperation, StoreOutput } from "@runvil/protocol";
 import { StoreError, type StoreText } from "@runvil/sdk";
+import { claimStoreOp } from "../claims/determinism";
 import { EngineError, type HostCall, type HostFunction, type LuaVm } from "../lua";
 import type { Entry } from "../walk/entry";
 import { storeTextArgument, suspendOn } from "./arguments";
@@ -7,7 +8,9 @@ import { storeTextArgument, suspendOn } from "./arguments";
 /**
  * Performs one store operation for `entry` through the EffectPort, then reports it
  * (`store_op`). A failure the store reports becomes a `store` error value (reason, path,
- * count, valid_up_to); any other failure a `lua` one naming the function. The request carries
+ * count, valid_up_to); any other failure a `lua` one naming the function. Before it is issued
+ * the operation is checked by the store claim rule, which can end the run as `Determinism`
+ * (docs/design/determinism.md). The request carries
  * the signal of the entry's scope. Once that scope ends (or is stopped) the operation is not
  * issued: it rejects with ScopeEnded, and the block, whose VM the ending stops, never sees it
  * (docs/design/stop.md).
@@ -18,6 +21,7 @@ export async function performStoreOp<O extends StoreOperation>(
 ): Promise<StoreOutput<O["op"]>> {
   const { ctx, scope } = entry;
   scope.checkStop();
+  claimStoreOp(entry, operation); // the store claim rule (docs/design/determinism.md)
   try {
     const output = await ctx.options.effects.storeOp({
       operation,

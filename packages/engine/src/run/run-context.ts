@@ -1,5 +1,6 @@
 import type { Prompt } from "@runvil/parser";
 import type { EventFields, RunEvent, RunEventType } from "@runvil/protocol";
+import { StoreClaims } from "../claims/store-claims";
 import { toLuaJsonObject } from "../json/convert";
 import type { TaskBuiltinPort } from "../loop/task-builtin-port";
 import { type BlockLocator, encodeJsonValue, type LuaJsonObject, type LuaRuntime } from "../lua";
@@ -38,6 +39,11 @@ export class RunContext {
    * then, when a loop in a section that allows tasks refuses to start.
    */
   taskBuiltins: TaskBuiltinPort | undefined = undefined;
+  /**
+   * The store claim rule and the task tree it reads (docs/design/determinism.md): every store
+   * operation is checked here before it is issued; the tasks area reports spawns and joins.
+   */
+  readonly claims = new StoreClaims();
   private seq = 0;
 
   constructor(prompt: Prompt, options: ResolvedRunOptions, runtime: LuaRuntime) {

@@ -213,6 +213,11 @@ export class Scope {
     return this.parent === undefined;
   }
 
+  /** The run's root scope, whose ending is the run's (a Determinism failure ends it from anywhere). */
+  get root(): Scope {
+    return this.tree.root;
+  }
+
   /** The VMs made by this scope and not yet closed. */
   get liveVmCount(): number {
     return this.live.size;

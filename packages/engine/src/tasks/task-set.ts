@@ -60,6 +60,8 @@ export class TaskSet {
   private readonly entry: Entry;
   private readonly runChain: ChainRunner;
   private readonly records = new Map<string, TaskRecord>();
+  /** Fanout arms (docs/design/fanout.md): tasks with no handle, taken by their fanout. */
+  private readonly arms = new Map<string, TaskRecord>();
   private readonly queue: TaskRecord[] = [];
   private running = 0;
   private limitValue = DEFAULT_TASK_CONCURRENCY;
@@ -122,6 +124,7 @@ export class TaskSet {
     };
     this.records.set(record.id, record);
     const { ctx } = this.entry;
+    ctx.claims.tasks.spawned(this.entry.chain.taskId, record.id); // determinism.md
     ctx.emit(this.entry.source, "task_started", {
       task: record.id,
       target: request.target,
@@ -187,6 +190,10 @@ export class TaskSet {
     for (const record of fresh) this.cancelRecord(record);
     this.entry.ctx.emit(this.entry.source, "task_cancelled", { tasks: fresh.map((r) => r.id) });
     await Promise.all(fresh.map((r) => r.finished));
+    this.entry.ctx.claims.tasks.joined(
+      this.entry.chain.taskId,
+      fresh.map((r) => r.id),
+    );
   }
 
   /**
@@ -219,7 +226,8 @@ export class TaskSet {
    */
   async drain(): Promise<void> {
     for (const record of this.queue.splice(0)) this.finishUnstarted(record);
-    await Promise.all([...this.records.values()].map((r) => r.finished));
+    const all = [...this.records.values(), ...this.arms.values()];
+    await Promise.all(all.map((r) => r.finished));
   }
 
   private live(): TaskRecord[] {
@@ -234,6 +242,67 @@ export class TaskSet {
 
   private emitJoined(ids: readonly string[]): void {
     this.entry.ctx.emit(this.entry.source, "task_joined", { tasks: [...ids] });
+    this.entry.ctx.claims.tasks.joined(this.entry.chain.taskId, ids); // determinism.md
+  }
+
+  /**
+   * Dispatches one fanout arm (docs/design/fanout.md): a task with no handle, so join,
+   * join_any and cancel do not know it (`task_not_owned`), queued in id order under the same
+   * limit as the entry's spawned tasks. `finished` resolves with its outcome once it has torn
+   * down; its fanout takes it ({@link takeArms}).
+   */
+  startArm(request: SpawnRequest): {
+    readonly id: string;
+    readonly finished: Promise<TaskOutcome>;
+  } {
+    const chain = this.entry.chain.openTaskChain(
+      request.container,
+      request.itemJson,
+      request.index,
+    );
+    let resolveFinished = (): void => undefined;
+    const finished = new Promise<void>((resolve) => {
+      resolveFinished = resolve;
+    });
+    const record: TaskRecord = {
+      id: chain.id,
+      chain,
+      request,
+      state: "waiting",
+      outcome: undefined,
+      cancelled: false,
+      consumed: true,
+      finished,
+      resolveFinished,
+    };
+    this.arms.set(record.id, record);
+    const { ctx } = this.entry;
+    ctx.claims.tasks.spawned(this.entry.chain.taskId, record.id);
+    ctx.emit(this.entry.source, "task_started", {
+      task: record.id,
+      target: request.target,
+      by: "fanout",
+      ...(request.index === undefined ? {} : { index: request.index }),
+    });
+    this.queue.push(record);
+    this.pump();
+    return {
+      id: record.id,
+      finished: finished.then(() => record.outcome ?? this.cancelledOutcome(record)),
+    };
+  }
+
+  /** Cancels a fanout arm that has not finished (a waiting one never starts). */
+  cancelArm(id: string): void {
+    const record = this.arms.get(id);
+    if (record !== undefined && record.state !== "finished") this.cancelRecord(record);
+  }
+
+  /** A fanout's return takes its arms' results: `task_joined`, and the arms are forgotten. */
+  takeArms(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.emitJoined(ids);
+    for (const id of ids) this.arms.delete(id);
   }
 
   private cancelRecord(record: TaskRecord): void {

@@ -261,10 +261,12 @@ describe("tasks.join_any and tasks.cancel", () => {
         ].join("\n"),
       ),
       "### W",
-      lua("store.append('order.txt', tostring(item))\nreturn tostring(item)"),
+      // One path per task: concurrent appends to one path are a Determinism conflict.
+      lua("store.write('order/' .. item, 'x')\nreturn tostring(item)"),
     );
     expect(resultText(r)).toBe("123");
-    expect((await r.port.files())["order.txt"]).toBe("123");
+    const written = r.port.requests.map((q) => ("path" in q.operation ? q.operation.path : ""));
+    expect(written).toEqual(["order/1", "order/2", "order/3"]);
     const started = r.port.events.filter((e) => e.type === "section_entered").map((e) => e.chain);
     expect(started).toEqual(["0", "0", "0.0", "0.1", "0.2"]);
   });
