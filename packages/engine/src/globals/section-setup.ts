@@ -1,3 +1,4 @@
+import { installFanout } from "../fanout/install-fanout";
 import { installLoop } from "../loop/install-loop";
 import {
   ensureSealedTargets,
@@ -96,6 +97,7 @@ export async function setupSectionVm(
   installMessages(vm, entry);
   entry.taskSet = new TaskSet(entry, runChain);
   installTasks(vm, entry);
+  installFanout(vm, entry);
   // 7: models.loop, handle:loop, models.compact and compactors
   installLoop(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)

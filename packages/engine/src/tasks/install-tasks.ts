@@ -156,7 +156,7 @@ function tasksHost(entry: Entry): HostFunction {
 }
 
 /** The HostCall `call` seen from argument 2 on (resolveTarget reads its argument 1). */
-function callShift(call: HostCall): HostCall {
+export function callShift(call: HostCall): HostCall {
   return {
     vm: call.vm,
     name: call.name,
