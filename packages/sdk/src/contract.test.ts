@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { isJsonObject } from "./json";
 import {
   MODEL_FAILURE_KINDS,
+  MODEL_PROGRESS_TYPES,
   MODEL_SPECIFICATION_VERSION,
   ModelFailure,
   type ModelProvider,
+  type ModelRoundProgress,
   type ModelRoundRequest,
 } from "./model";
 import { definePack } from "./pack";
@@ -127,6 +129,41 @@ describe("ModelProvider", () => {
       signal: new AbortController().signal,
     });
     expect(reply.text).toBe("hi||got");
+  });
+
+  it("may report progress to a Host that listens, within version 1", async () => {
+    expect(MODEL_PROGRESS_TYPES).toEqual(["output", "retry"]);
+    const seen: ModelRoundProgress[] = [];
+    const provider: ModelProvider = {
+      specificationVersion: MODEL_SPECIFICATION_VERSION,
+      name: "stream",
+      models: [{ id: "stream-1", contextWindow: 100, maxOutputTokens: 10, tools: false }],
+      round: async (request) => {
+        request.onProgress?.({
+          type: "retry",
+          attempt: 1,
+          delayMs: 5,
+          reason: "rate limited (429)",
+        });
+        request.onProgress?.({ type: "output", outputTokens: 2, attempt: 2 });
+        return {
+          text: "ok",
+          toolCalls: [],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 2 },
+        };
+      },
+    };
+    const request = {
+      model: "stream-1",
+      messages: [{ role: "user" as const, content: "hi" }],
+      tools: [],
+      settings: {},
+      signal: new AbortController().signal,
+    };
+    expect((await provider.round(request)).text).toBe("ok");
+    await provider.round({ ...request, onProgress: (progress) => seen.push(progress) });
+    expect(seen.map((progress) => progress.type)).toEqual(["retry", "output"]);
   });
 });
 

@@ -8,6 +8,7 @@ describe("the package entry points", () => {
     expect(Object.keys(sdk).sort()).toEqual([
       "INPUT_BROKER",
       "MODEL_FAILURE_KINDS",
+      "MODEL_PROGRESS_TYPES",
       "MODEL_SPECIFICATION_VERSION",
       "ModelFailure",
       "SEARCH_PROVIDER",

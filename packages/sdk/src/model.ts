@@ -105,7 +105,41 @@ export interface ModelRoundRequest {
   readonly settings: ModelSettings;
   /** Aborted when the round must stop (the run was cancelled or stopped). */
   readonly signal: AbortSignal;
+  /**
+   * Reports how the round is going, when the Host listens (absent: nobody does): a streaming
+   * provider's output so far, a retry it is about to make. Optional in specification version 1:
+   * a provider that never calls it is a correct provider, and a Host ignores a progress `type`
+   * it does not know, so new types can be added without a new version. A call after the round
+   * settled is ignored; a throw from it never reaches the provider.
+   */
+  readonly onProgress?: (progress: ModelRoundProgress) => void;
 }
+
+/** The output a streaming provider has received so far in this round (one attempt). */
+export interface ModelOutputProgress {
+  readonly type: "output";
+  /** Output tokens so far: the provider's count, or an estimate (characters ÷ 4) while streaming. */
+  readonly outputTokens: number;
+  /** 1 for the first attempt, 2 after the first retry, … */
+  readonly attempt: number;
+}
+
+/** The provider is about to retry the round (a rate limit, an overload, a transient failure). */
+export interface ModelRetryProgress {
+  readonly type: "retry";
+  /** The attempt that failed: 1 for the first. */
+  readonly attempt: number;
+  /** How long the provider waits before the next attempt, in milliseconds. */
+  readonly delayMs: number;
+  /** Why, model-safe and without secrets: `rate limited (429)`, `server error (503)`, … */
+  readonly reason: string;
+}
+
+/** What {@link ModelRoundRequest.onProgress} receives. */
+export type ModelRoundProgress = ModelOutputProgress | ModelRetryProgress;
+
+/** Every {@link ModelRoundProgress} type a Host of this SDK knows. */
+export const MODEL_PROGRESS_TYPES: readonly ModelRoundProgress["type"][] = ["output", "retry"];
 
 /** One tool call in a model's reply. `arguments` is whatever JSON the model sent. */
 export interface ModelToolCall {
