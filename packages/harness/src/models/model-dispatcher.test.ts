@@ -266,3 +266,42 @@ describe("ModelDispatcher", () => {
     expect((await failureOf(models.round(request()))).message).toBe("acme: the model round failed");
   });
 });
+
+describe("ModelDispatcher progress", () => {
+  it("relays the provider's progress while the round is open, never a listener's throw", async () => {
+    let late: ((progress: import("@runvil/sdk").ModelRoundProgress) => void) | undefined;
+    const { models } = dispatcher(
+      provider(async (req) => {
+        req.onProgress?.({ type: "retry", attempt: 1, delayMs: 0, reason: "rate limited (429)" });
+        req.onProgress?.({ type: "output", outputTokens: 4, attempt: 2 });
+        late = req.onProgress;
+        return REPLY;
+      }),
+    );
+    const seen: string[] = [];
+    const reply = await models.round(
+      request({
+        onProgress: (progress) => {
+          seen.push(progress.type);
+          throw new Error("a broken display");
+        },
+      }),
+    );
+    expect(reply.text).toBe("pong");
+    expect(seen).toEqual(["retry", "output"]);
+    late?.({ type: "output", outputTokens: 9, attempt: 2 });
+    expect(seen).toEqual(["retry", "output"]);
+  });
+
+  it("gives the provider no progress callback when nobody listens", async () => {
+    let given: unknown = "unset";
+    const { models } = dispatcher(
+      provider(async (req) => {
+        given = req.onProgress;
+        return REPLY;
+      }),
+    );
+    await models.round(request());
+    expect(given).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@ import {
   type ModelMessage,
   type ModelProvider,
   type ModelReply,
+  type ModelRoundProgress,
   type ModelRoundRequest,
   type ModelSettings,
   type ModelTool,
@@ -28,6 +29,8 @@ export interface ModelDispatchRequest {
   readonly signal: AbortSignal;
   /** Aborted when the run stops: a model round never survives a stop. */
   readonly stopSignal?: AbortSignal;
+  /** Gets the provider's progress reports while the round runs (see ModelRoundRequest). */
+  readonly onProgress?: (progress: ModelRoundProgress) => void;
 }
 
 /** What a ModelDispatcher is built with. */
@@ -80,8 +83,36 @@ function roundSignal(request: ModelDispatchRequest): AbortSignal {
   return joined;
 }
 
+/** A settled flag the progress relay reads: reports after the round settled are dropped. */
+interface RoundState {
+  settled: boolean;
+}
+
+/**
+ * The provider's progress callback: forwards to the request's while the round is open and its
+ * signal is not aborted, and never lets a throw from the listener reach the provider.
+ */
+function progressRelay(
+  listener: (progress: ModelRoundProgress) => void,
+  signal: AbortSignal,
+  state: RoundState,
+): (progress: ModelRoundProgress) => void {
+  return (progress) => {
+    if (state.settled || signal.aborted) return;
+    try {
+      listener(progress);
+    } catch {
+      // A failing progress display must not change the round's outcome.
+    }
+  };
+}
+
 /** The request a provider receives: the round's model, system text, records, tools and settings. */
-function providerRequest(request: ModelDispatchRequest, signal: AbortSignal): ModelRoundRequest {
+function providerRequest(
+  request: ModelDispatchRequest,
+  signal: AbortSignal,
+  state: RoundState,
+): ModelRoundRequest {
   return {
     model: request.model,
     ...(request.system === undefined ? {} : { system: request.system }),
@@ -89,6 +120,9 @@ function providerRequest(request: ModelDispatchRequest, signal: AbortSignal): Mo
     tools: request.tools,
     settings: request.settings,
     signal,
+    ...(request.onProgress === undefined
+      ? {}
+      : { onProgress: progressRelay(request.onProgress, signal, state) }),
   };
 }
 
@@ -139,9 +173,11 @@ export class ModelDispatcher<R extends ModelDispatchRequest = ModelRoundEffectRe
   async #perform(provider: ModelProvider, request: R, signal: AbortSignal): Promise<ModelReply> {
     const failed = `${provider.name}: the model round failed`;
     let answer: unknown;
+    const state: RoundState = { settled: false };
     try {
-      answer = await provider.round(providerRequest(request, signal));
+      answer = await provider.round(providerRequest(request, signal, state));
     } catch (error) {
+      state.settled = true;
       if (signal.aborted) throw abortError(signal, "the model round");
       if (ModelFailure.isInstance(error) && KNOWN_KINDS.includes(error.kind)) {
         if (error.cause !== undefined) this.#report(error, request);
@@ -150,6 +186,7 @@ export class ModelDispatcher<R extends ModelDispatchRequest = ModelRoundEffectRe
       this.#report(error, request);
       throw new ModelFailure("internal", failed);
     }
+    state.settled = true;
     const checked = checkReplyShape(answer);
     if (!checked.ok) {
       this.#report(
