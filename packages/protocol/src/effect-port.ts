@@ -2,6 +2,7 @@ import type {
   JsonObject,
   ModelMessage,
   ModelReply,
+  ModelRoundProgress,
   ModelSettings,
   ModelTool,
   StoreText,
@@ -141,6 +142,11 @@ export interface ModelRoundEffectRequest {
   readonly signal: AbortSignal;
   /** Aborted when the run stops: a model round never survives a stop. */
   readonly stopSignal: AbortSignal;
+  /**
+   * The provider's progress (sdk ModelRoundRequest.onProgress): the Engine reports each retry
+   * as a `model_turn_retrying` event; a display may wrap it to show the output so far.
+   */
+  readonly onProgress?: (progress: ModelRoundProgress) => void;
 }
 
 /**

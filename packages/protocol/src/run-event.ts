@@ -111,6 +111,15 @@ export interface EventFields {
     readonly reason?: string;
     readonly message: string;
   };
+  /** The provider is about to retry the round (a rate limit, an overload, a network failure). */
+  model_turn_retrying: ModelTurnEventFields & {
+    /** The attempt that failed: 1 for the first. */
+    readonly attempt: number;
+    /** How long the provider waits before the next attempt. */
+    readonly delay_ms: number;
+    /** Why, model-safe: `rate limited (429)`. */
+    readonly reason: string;
+  };
   model_reply_refused: { readonly turn: number; readonly message: string };
   context_precheck_failed: {
     readonly turn: number;

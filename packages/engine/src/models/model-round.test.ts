@@ -455,3 +455,43 @@ return e.kind .. '|' .. e.reason .. '|' .. tostring(e)`,
     ]);
   });
 });
+
+describe("provider retries", () => {
+  it("reports each retry the provider makes as model_turn_retrying, then the completion", async () => {
+    const run = await runModelPrompt(modelPrompt("models.use('writer') return models.infer('q')"), {
+      models: { replies: [{ text: "done" }] },
+      configure: (port) => {
+        const scripted = port.modelRound.bind(port);
+        port.modelRound = (request) => {
+          request.onProgress?.({
+            type: "retry",
+            attempt: 1,
+            delayMs: 250,
+            reason: "rate limited (429)",
+          });
+          request.onProgress?.({ type: "output", outputTokens: 3, attempt: 2 });
+          return scripted(request);
+        };
+      },
+    });
+    expect(succeeded(run)).toBe("done");
+    expect(modelEvents(run.port.events).map((e) => e.type)).toEqual([
+      "model_role_bound",
+      "model_turn_started",
+      "model_turn_retrying",
+      "model_turn_completed",
+    ]);
+    expect(modelEvents(run.port.events)[2]).toEqual({
+      type: "model_turn_retrying",
+      entry: "0.1",
+      section: "Main",
+      turn: 1,
+      role: "writer",
+      model: "scripted-model",
+      via: "infer",
+      attempt: 1,
+      delay_ms: 250,
+      reason: "rate limited (429)",
+    });
+  });
+});

@@ -178,6 +178,18 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
       effect,
       signal: scope.signal,
       stopSignal: scope.stopSignal,
+      onProgress: (progress) => {
+        if (progress.type !== "retry" || scope.ending !== undefined) return;
+        ctx.emit(entry.source, "model_turn_retrying", {
+          turn,
+          role: role.label,
+          model,
+          via,
+          attempt: progress.attempt,
+          delay_ms: progress.delayMs,
+          reason: progress.reason,
+        });
+      },
     });
   } catch (error) {
     if (scope.ending !== undefined) throw error;
