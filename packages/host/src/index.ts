@@ -3,6 +3,8 @@ export {
   findHostConfig,
   type LoadHostConfigOptions,
   loadHostConfig,
+  type ProviderModuleEntry,
+  type ProviderModuleLoader,
 } from "./config/load-host-config";
 export { HOST_CONFIG_FILE } from "./config/parse-host-config";
 export {

@@ -192,6 +192,101 @@ describe("loadHostConfig", () => {
   });
 });
 
+describe("loadHostConfig providers", () => {
+  const plugin = { name: "providers-plugin", setup: () => undefined };
+  write("project/providers/fake-provider.mjs", "export function createFake() { return 1; }\n");
+
+  it("loads each provider's module from the file's directory or the builtins, in order", async () => {
+    const file = write(
+      "project/providers.json",
+      JSON.stringify({
+        plugins: [{ module: "./plugins/local.mjs" }],
+        providers: {
+          local: { module: "./providers/fake-provider.mjs", options: { baseURL: "http://x" } },
+          vendor: { module: "@ai-sdk/fake", models: {} },
+        },
+        defaultModel: "local:m",
+      }),
+    );
+    const seen: unknown[] = [];
+    const options = await loadHostConfig(file, {
+      providers: {
+        builtins: { "@ai-sdk/fake": async () => ({ createVendor: "builtin" }) },
+        plugin: (entries) => {
+          seen.push(entries);
+          return { plugin, options: entries?.map((e) => e.name) };
+        },
+      },
+    });
+    expect(options.defaultModel).toBe("local:m");
+    expect(options.plugins.map((entry) => entry.plugin.name)).toEqual([
+      "local",
+      "providers-plugin",
+    ]);
+    expect(options.plugins[1]?.options).toEqual(["local", "vendor"]);
+    const entries = seen[0] as {
+      key: string;
+      namespace: Record<string, unknown>;
+      settings: unknown;
+    }[];
+    expect(entries.map((e) => [e.key, Object.keys(e.namespace), e.settings])).toEqual([
+      ["providers.local", ["createFake"], { options: { baseURL: "http://x" } }],
+      ["providers.vendor", ["createVendor"], { models: {} }],
+    ]);
+  });
+
+  it("asks the loader with no entries when the file names no providers", async () => {
+    const file = write("project/no-providers.json", '{"plugins":[]}');
+    const seen: unknown[] = [];
+    const options = await loadHostConfig(file, {
+      providers: {
+        plugin: (entries) => {
+          seen.push(entries);
+          return undefined;
+        },
+      },
+    });
+    expect(seen).toEqual([undefined]);
+    expect(options.plugins).toEqual([]);
+  });
+
+  it("names the file and the provider's key in every error", async () => {
+    const file = write(
+      "project/bad-providers.json",
+      '{"plugins":[],"providers":{"x":{"module":"@ai-sdk/nowhere"}}}',
+    );
+    await expect(loadHostConfig(file, { providers: { plugin: () => undefined } })).rejects.toThrow(
+      `${file}: providers.x.module: cannot find "@ai-sdk/nowhere"`,
+    );
+    await expect(loadHostConfig(file)).rejects.toThrow(
+      `${file}: providers: this host cannot load model providers`,
+    );
+    const ok = write(
+      "project/ok-providers.json",
+      '{"plugins":[],"providers":{"x":{"module":"./providers/fake-provider.mjs"}}}',
+    );
+    await expect(
+      loadHostConfig(ok, {
+        providers: {
+          plugin: () => {
+            throw new Error("providers.x.models is required");
+          },
+        },
+      }),
+    ).rejects.toThrow(`${ok}: providers.x.models is required`);
+    expect(await configError({ plugins: [], providers: [] })).toBe("providers must be an object");
+    expect(await configError({ plugins: [], providers: { x: 1 } })).toBe(
+      "providers.x must be an object",
+    );
+    expect(await configError({ plugins: [], providers: { x: {} } })).toBe(
+      'providers.x.module is required (such as "@ai-sdk/openai")',
+    );
+    expect(await configError({ plugins: [], defaultModel: 3 })).toBe(
+      "defaultModel must be a string",
+    );
+  });
+});
+
 describe("findHostConfig", () => {
   it("finds the nearest runvil.config.json upward", async () => {
     const file = write("tree/runvil.config.json", '{"plugins":[]}');

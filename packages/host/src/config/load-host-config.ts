@@ -4,15 +4,60 @@ import { pathToFileURL } from "node:url";
 import { InputFileError, readInputFile } from "../files/read-input-file";
 import type { HostOptions, PluginEntry } from "../host-options";
 import { HostConfigError } from "./host-config-error";
-import { HOST_CONFIG_FILE, type PluginConfig, parseHostConfig } from "./parse-host-config";
+import {
+  HOST_CONFIG_FILE,
+  type PluginConfig,
+  type ProviderConfig,
+  parseHostConfig,
+} from "./parse-host-config";
 import { pluginExport } from "./plugin-export";
 import { ModuleNotFound, resolveModule } from "./resolve-module";
 
 /** As readFile(file, "utf8") decoded: bad bytes become U+FFFD, a BOM is kept. */
 const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** One `providers` entry of a configuration file, its module loaded. */
+export interface ProviderModuleEntry {
+  /** The entry's key path, such as `providers.local` (for messages). */
+  readonly key: string;
+  /** The provider's name (the entry's key). */
+  readonly name: string;
+  /** The module as written (`@ai-sdk/openai-compatible`). */
+  readonly module: string;
+  /** The module's exports. */
+  readonly namespace: Readonly<Record<string, unknown>>;
+  /** The entry's other keys, as written. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How a configuration's `providers` become a plugin (the CLI's is `@runvil/plugin-ai-sdk`):
+ * the Host resolves and imports each entry's module and hands the entries over.
+ */
+export interface ProviderModuleLoader {
+  /**
+   * Provider modules the caller carries, loaded on first use, by the name a config gives them
+   * (such as `@ai-sdk/openai`): used when the name cannot be resolved from the file's directory.
+   */
+  readonly builtins?: Readonly<Record<string, () => Promise<Readonly<Record<string, unknown>>>>>;
+  /**
+   * The plugin entry adding the providers, or undefined for none. Called with the loaded
+   * entries, or with undefined when the file has no `providers` key (a caller may then add
+   * default providers). An Error it throws becomes a HostConfigError naming the file: its
+   * message should start with the entry's key path.
+   */
+  readonly plugin: (
+    entries: readonly ProviderModuleEntry[] | undefined,
+  ) => PluginEntry | undefined | Promise<PluginEntry | undefined>;
+}
+
 /** Options of {@link loadHostConfig}. */
 export interface LoadHostConfigOptions {
+  /**
+   * Loads the file's `providers`. Without it, a file with a `providers` key is refused
+   * (`providers: this host cannot load model providers`).
+   */
+  readonly providers?: ProviderModuleLoader;
   /**
    * Modules the caller already holds, by the name a config file gives them (such as
    * `@runvil/plugin-web` for a CLI that bundles the official plugins): used when the name
@@ -61,13 +106,81 @@ async function loadPlugin(
     : { plugin: picked.plugin, options: entry.options };
 }
 
+async function importModule(
+  file: string,
+  dir: string,
+  key: string,
+  module: string,
+  builtin: (() => Promise<Readonly<Record<string, unknown>>>) | undefined,
+): Promise<Readonly<Record<string, unknown>>> {
+  const quoted = JSON.stringify(module);
+  let path: string | undefined;
+  try {
+    path = resolveModule(module, dir);
+  } catch (error) {
+    if (builtin === undefined) {
+      const detail = error instanceof ModuleNotFound ? `: ${error.message}` : "";
+      throw new HostConfigError(file, `${key}.module: cannot find ${quoted}${detail}`, {
+        cause: error,
+      });
+    }
+  }
+  try {
+    return path === undefined
+      ? await (builtin as () => Promise<Readonly<Record<string, unknown>>>)()
+      : ((await import(pathToFileURL(path).href)) as Record<string, unknown>);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HostConfigError(file, `${key}.module: cannot load ${quoted}: ${detail}`, {
+      cause: error,
+    });
+  }
+}
+
+async function providerPlugin(
+  file: string,
+  dir: string,
+  providers: readonly ProviderConfig[] | undefined,
+  loader: ProviderModuleLoader | undefined,
+): Promise<PluginEntry | undefined> {
+  if (loader === undefined) {
+    if (providers === undefined) return undefined;
+    throw new HostConfigError(file, "providers: this host cannot load model providers");
+  }
+  let entries: ProviderModuleEntry[] | undefined;
+  if (providers !== undefined) {
+    entries = [];
+    for (const provider of providers) {
+      const builtin = loader.builtins?.[provider.module];
+      const hasBuiltin =
+        loader.builtins !== undefined && Object.hasOwn(loader.builtins, provider.module);
+      const namespace = await importModule(
+        file,
+        dir,
+        provider.key,
+        provider.module,
+        hasBuiltin ? builtin : undefined,
+      );
+      entries.push({ ...provider, namespace });
+    }
+  }
+  try {
+    return await loader.plugin(entries);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HostConfigError(file, detail, { cause: error });
+  }
+}
+
 /**
  * Reads a `runvil.config.json` and loads its plugins: each `module` is resolved from the
  * file's directory (a relative path, or a package in `node_modules`) and imported, and its
  * plugin export is picked (`export`, else the default export, else the only plugin export).
  * Resolves with the HostOptions for `createHost`; rejects with a HostConfigError whose message
  * names `file` (as given) and the key path. A module that cannot be resolved but is one of
- * `options.builtins` is taken from there.
+ * `options.builtins` is taken from there. The `providers` entries' modules are loaded the same
+ * way and handed to `options.providers.plugin`, whose plugin entry comes after the file's
+ * plugins; `defaultModel` becomes the HostOptions' default model.
  */
 export async function loadHostConfig(
   file: string,
@@ -86,7 +199,13 @@ export async function loadHostConfig(
   for (const entry of config.plugins) {
     plugins.push(await loadPlugin(file, dir, entry, options.builtins));
   }
-  return { plugins, services: config.services };
+  const providers = await providerPlugin(file, dir, config.providers, options.providers);
+  if (providers !== undefined) plugins.push(providers);
+  return {
+    plugins,
+    services: config.services,
+    ...(config.defaultModel === undefined ? {} : { defaultModel: config.defaultModel }),
+  };
 }
 
 /** Whether `path` exists, and as a file. */

@@ -46,7 +46,10 @@ describe("parseHostConfig", () => {
       ["[]", "the configuration must be a JSON object"],
       ["{}", "plugins is required"],
       ['{"plugins":{}}', "plugins must be an array"],
-      ['{"plugins":[], "plugin": []}', "plugin is not a known key (known: plugins, services)"],
+      [
+        '{"plugins":[], "plugin": []}',
+        "plugin is not a known key (known: plugins, services, providers, defaultModel)",
+      ],
       ['{"plugins":["web"]}', "plugins[0] must be an object"],
       ['{"plugins":[{}]}', "plugins[0].module is required"],
       ['{"plugins":[{"module":"a"},{"module":7}]}', "plugins[1].module must be a string"],

@@ -15,13 +15,29 @@ export interface PluginConfig {
   readonly options: unknown;
 }
 
+/** One model provider entry of the configuration file (`providers.{name}`), its module checked. */
+export interface ProviderConfig {
+  /** The entry's key path, such as `providers.local` (for messages). */
+  readonly key: string;
+  /** The provider's name: the entry's key. */
+  readonly name: string;
+  /** A package name (`@ai-sdk/openai`) or a path relative to the file. */
+  readonly module: string;
+  /** The entry's other keys, as written: the provider plugin checks them. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
 /** The configuration file, checked. */
 export interface HostConfig {
   readonly plugins: readonly PluginConfig[];
   readonly services: Readonly<Record<string, unknown>>;
+  /** The `providers` entries in the file's order, or undefined when it has no `providers` key. */
+  readonly providers?: readonly ProviderConfig[];
+  /** `defaultModel`: the catalog id a role without `model:` binds to. */
+  readonly defaultModel?: string;
 }
 
-const TOP_KEYS = ["plugins", "services"];
+const TOP_KEYS = ["plugins", "services", "providers", "defaultModel"];
 const PLUGIN_KEYS = ["module", "export", "options"];
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
@@ -66,10 +82,25 @@ function pluginConfig(file: string, value: unknown, index: number): PluginConfig
   return { key, module, export: exported, options: value.options };
 }
 
+function providerConfigs(file: string, value: unknown): ProviderConfig[] {
+  if (!isRecord(value)) throw new HostConfigError(file, "providers must be an object");
+  return Object.entries(value).map(([name, entry]) => {
+    const key = keyPath("providers", name);
+    if (!isRecord(entry)) throw new HostConfigError(file, `${key} must be an object`);
+    if (entry.module === undefined) {
+      throw new HostConfigError(file, `${key}.module is required (such as "@ai-sdk/openai")`);
+    }
+    const module = optionalString(file, entry.module, `${key}.module`) ?? "";
+    const { module: _, ...settings } = entry;
+    return { key, name, module, settings };
+  });
+}
+
 /**
  * Checks the text of a configuration file: a JSON object with `plugins` (required: an array of
- * `{ module, export?, options? }`) and `services` (optional: an object), and no other key but
- * `$schema`. Throws a HostConfigError naming `file` and the key path.
+ * `{ module, export?, options? }`), `services` (optional: an object), `providers` (optional: an
+ * object of `{ module, ... }` by provider name) and `defaultModel` (optional: a string), and no
+ * other key but `$schema`. Throws a HostConfigError naming `file` and the key path.
  */
 export function parseHostConfig(file: string, text: string): HostConfig {
   let data: unknown;
@@ -86,5 +117,11 @@ export function parseHostConfig(file: string, text: string): HostConfig {
   const plugins = data.plugins.map((entry, index) => pluginConfig(file, entry, index));
   const services = data.services ?? {};
   if (!isRecord(services)) throw new HostConfigError(file, "services must be an object");
-  return { plugins, services };
+  const defaultModel = optionalString(file, data.defaultModel, "defaultModel");
+  return {
+    plugins,
+    services,
+    ...(data.providers === undefined ? {} : { providers: providerConfigs(file, data.providers) }),
+    ...(defaultModel === undefined ? {} : { defaultModel }),
+  };
 }
