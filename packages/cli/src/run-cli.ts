@@ -59,6 +59,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "auto",
     )
     .option("--json", "print one JSON object instead of text")
+    .option(
+      "--stop-deadline <ms>",
+      "how long a stopped run (SIGTERM) may take, while no question is open, before it is cancelled",
+      "10000",
+    )
     .action(async (file: string, options: Omit<RunCommandOptions, "json"> & { json?: boolean }) => {
       const { runCommand } = await import("./commands/run");
       exitCode = await runCommand(file, { ...options, json: options.json === true }, io);

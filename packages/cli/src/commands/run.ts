@@ -28,6 +28,8 @@ export interface RunCommandOptions {
   readonly input?: string;
   /** Print one JSON object instead of text. */
   readonly json: boolean;
+  /** The stop deadline in milliseconds as typed (default 10000; docs/design/stop.md). */
+  readonly stopDeadline?: string;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -45,6 +47,14 @@ export const STOPPED_MESSAGE = "run stopped";
 /** The stderr line of a cancelled run whose thread had to be terminated after the grace period. */
 export const TERMINATED_MESSAGE =
   "run cancelled (it did not stop within the grace period; its thread was terminated)";
+
+/** The stderr line of a stopped run the stop deadline escalated to a cancel (docs/design/stop.md). */
+export const STOP_ESCALATED_MESSAGE =
+  "run stopped (it did not end within the stop deadline, so it was cancelled)";
+
+/** The stderr line of a stopped run whose thread was terminated after the escalated cancel. */
+export const STOP_TERMINATED_MESSAGE =
+  "run stopped (it did not end within the stop deadline nor the cancel's grace period; its thread was terminated)";
 
 /** The stderr text of a failed run: `{Kind} error: {message}`, then one `cause: …` line each. */
 export function formatRunFailure(result: Extract<RunResult, { outcome: "failed" }>): string {
@@ -79,7 +89,7 @@ export function refusalJson(notice: string): Record<string, unknown> {
 
 async function startRun(
   request: RunRequest,
-  listeners: RunListeners & { broker?: InputBroker },
+  listeners: RunListeners & { broker?: InputBroker; stopDeadlineMs?: number },
   io: CliIo,
 ): Promise<RunHandle> {
   if (io.runInWorker === true) {
@@ -112,6 +122,16 @@ export async function runCommand(
       return 2;
     }
     seed = given;
+  }
+  let stopDeadlineMs: number | undefined;
+  if (options.stopDeadline !== undefined) {
+    stopDeadlineMs = Number(options.stopDeadline);
+    if (!/^[0-9]+$/.test(options.stopDeadline) || !Number.isSafeInteger(stopDeadlineMs)) {
+      io.stderr(
+        `--stop-deadline must be a whole number of milliseconds, got ${options.stopDeadline}\n`,
+      );
+      return 2;
+    }
   }
   const inputMode = parseInputMode(options.input);
   if (inputMode === undefined) {
@@ -166,6 +186,7 @@ export async function runCommand(
         );
       },
       ...(broker === undefined ? {} : { broker }),
+      ...(stopDeadlineMs === undefined ? {} : { stopDeadlineMs }),
     },
     io,
   );
@@ -199,6 +220,7 @@ export async function runCommand(
 }
 
 function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
+  if (end.afterStop === true) return printEscalatedStop(end, json, file, io);
   if (end.kind === "terminated") {
     if (json) io.stdout(`${losslessJson({ outcome: "cancelled" })}\n`);
     else io.stderr(`${TERMINATED_MESSAGE}\n`);
@@ -233,4 +255,27 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
   }
   if (!json) io.stderr(`${CANCELLED_MESSAGE}\n`);
   return CANCELLED_EXIT_CODE;
+}
+
+/**
+ * A stopped run the stop deadline escalated to a cancel: still a stop for whoever sent it
+ * (exit 143, `stopped: true`), with what happened on stderr. A run that ended otherwise while
+ * the cancel was on its way (it succeeded, failed, or never started) prints as it ended.
+ */
+function printEscalatedStop(end: RunEnd, json: boolean, file: string, io: CliIo): number {
+  let variables: unknown;
+  if (end.kind === "report") {
+    const report = end.report;
+    if (report.kind !== "finished" || report.result.outcome !== "cancelled") {
+      return printEnd({ kind: "report", report }, json, file, io);
+    }
+    variables = report.result.var;
+  }
+  if (json) {
+    const value = variables === undefined ? {} : { var: variables };
+    io.stdout(`${losslessJson({ outcome: "cancelled", stopped: true, ...value })}\n`);
+  } else {
+    io.stderr(`${end.kind === "terminated" ? STOP_TERMINATED_MESSAGE : STOP_ESCALATED_MESSAGE}\n`);
+  }
+  return STOPPED_EXIT_CODE;
 }

@@ -9,10 +9,13 @@ import {
   type ScenarioFile,
   ScenarioFormatError,
   ScenarioPathError,
+  skippedCaseResult,
   toJsonReport,
 } from "@runvil/testkit";
 import { ConfigPlugins } from "../host/config-plugins";
 import type { CliIo } from "../io";
+import type { CasePoolOptions } from "../test-pool/case-pool";
+import type { CaseJob } from "../test-pool/messages";
 
 /** Options of `runvil test`. */
 export interface TestOptions {
@@ -24,6 +27,11 @@ export interface TestOptions {
   verbose: boolean;
   /** Per-case timeout in milliseconds. */
   timeoutMs: number;
+  /**
+   * The case threads (with `io.runInWorker`): how many, their script, the grace after a case's
+   * timeout before its thread is ended (docs/design/cli.md "runvil test: case threads").
+   */
+  threads?: Omit<CasePoolOptions, "timeoutMs">;
 }
 
 /**
@@ -46,8 +54,60 @@ async function pluginsPerFile(
 }
 
 /**
+ * Every case in case threads, both cores used: a case that outlives its timeout, even in a
+ * C-level loop, has its thread ended and fails; skipped cases are reported without a thread.
+ */
+async function runInThreads(
+  files: readonly ScenarioFile[],
+  options: TestOptions,
+): Promise<CaseResult[]> {
+  const results: (CaseResult | undefined)[] = [];
+  const jobs: CaseJob[] = [];
+  const slots: number[] = [];
+  for (const file of files) {
+    for (const scenarioCase of file.cases) {
+      if (scenarioCase.skip !== undefined) {
+        results.push(skippedCaseResult(file.path, scenarioCase));
+        continue;
+      }
+      slots.push(results.length);
+      results.push(undefined);
+      jobs.push({ file: file.path, scenarioCase });
+    }
+  }
+  const { runCasesInThreads } = await import("../test-pool/case-pool");
+  const ran = await runCasesInThreads(jobs, { ...options.threads, timeoutMs: options.timeoutMs });
+  ran.forEach((result, i) => {
+    const slot = slots[i];
+    if (slot !== undefined) results[slot] = result;
+  });
+  return results.filter((result) => result !== undefined);
+}
+
+/** Every case in turn in this thread (tests, embedding): a C-level loop holds it. */
+async function runInThisThread(
+  files: readonly ScenarioFile[],
+  options: TestOptions,
+  plugins: Map<string, readonly PluginEntry[]>,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const file of files) {
+    for (const scenarioCase of file.cases) {
+      results.push(
+        await runScenarioCase(file.path, scenarioCase, {
+          timeoutMs: options.timeoutMs,
+          plugins: plugins.get(file.path) ?? [],
+        }),
+      );
+    }
+  }
+  return results;
+}
+
+/**
  * `runvil test FILE|DIR...`: loads every scenario file (a format error in any file, or a bad
- * runvil.config.json, stops before any case runs), runs every case, prints the report ending
+ * runvil.config.json, stops before any case runs), runs every case (in case threads with
+ * `io.runInWorker`, as the real CLI does), prints the report ending
  * with `N passed, N failed` (`, N skipped`), and resolves to 1 when any case failed.
  */
 export async function testCommand(
@@ -71,17 +131,9 @@ export async function testCommand(
     io.stderr(`${plugins}\n`);
     return 1;
   }
-  const results: CaseResult[] = [];
-  for (const file of files) {
-    for (const scenarioCase of file.cases) {
-      results.push(
-        await runScenarioCase(file.path, scenarioCase, {
-          timeoutMs: options.timeoutMs,
-          plugins: plugins.get(file.path) ?? [],
-        }),
-      );
-    }
-  }
+  const results = io.runInWorker
+    ? await runInThreads(files, options)
+    : await runInThisThread(files, options, plugins);
   if (options.json) io.stdout(`${JSON.stringify(toJsonReport(results), null, 2)}\n`);
   else {
     const report = formatReport(results, { verbose: options.verbose });

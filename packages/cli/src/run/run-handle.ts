@@ -1,10 +1,20 @@
 import type { RunReport } from "./run-request";
 
-/** How a started run ended: with its report, or by force after a Ctrl-C. */
+/**
+ * How long a stopped run may take to end, while no operator question is open, before the stop
+ * escalates to a cancel (10 s; docs/design/stop.md "The stop deadline").
+ */
+export const STOP_DEADLINE_MS = 10_000;
+
+/**
+ * How a started run ended: with its report, or by force after a cancel. `afterStop` marks a run
+ * whose stop did not end it within the stop deadline, so that the stop escalated to a cancel
+ * (docs/design/stop.md "The stop deadline").
+ */
 export type RunEnd =
-  | { readonly kind: "report"; readonly report: RunReport }
-  /** The run did not end within the grace period after Ctrl-C, so its thread was terminated. */
-  | { readonly kind: "terminated" };
+  | { readonly kind: "report"; readonly report: RunReport; readonly afterStop?: true }
+  /** The run did not end within the grace period after a cancel, so its thread was terminated. */
+  | { readonly kind: "terminated"; readonly afterStop?: true };
 
 /** A run started in this thread or in a worker. */
 export interface RunHandle {
@@ -15,7 +25,8 @@ export interface RunHandle {
   /**
    * SIGTERM: stops the run, which is not a cancel (docs/design/stop.md): nothing new starts, a
    * running block stops, a pending operator question stays open until answered, and the run
-   * ends cancelled with `stopped: true`. Calling it again, or after `cancel`, does nothing.
+   * ends cancelled with `stopped: true`. Calling it again, or after `cancel`, does nothing. A
+   * run the stop has not ended by the stop deadline is cancelled (the end is marked `afterStop`).
    */
   stop(): void;
 }

@@ -1,6 +1,11 @@
 import { Worker } from "node:worker_threads";
 import type { InputBroker } from "@runvil/sdk";
-import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
+import {
+  type RunEnd,
+  type RunHandle,
+  type RunListeners,
+  STOP_DEADLINE_MS,
+} from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
 import {
   CANCEL_SLOT,
@@ -20,6 +25,8 @@ export interface WorkerRunOptions extends RunListeners {
   readonly broker?: InputBroker;
   /** The grace period after `cancel` (default {@link CANCEL_GRACE_MS}). */
   readonly graceMs?: number;
+  /** The stop deadline (default {@link STOP_DEADLINE_MS}). */
+  readonly stopDeadlineMs?: number;
   /** The worker script (default: worker.js beside this module, i.e. dist/worker.js). */
   readonly workerUrl?: URL;
 }
@@ -29,8 +36,11 @@ export interface WorkerRunOptions extends RunListeners {
  * `cancel` sets the shared cancel flag, which every section VM's count hook reads, and asks the
  * worker to end every wait; if the run has not ended `graceMs` later, the worker is terminated
  * and the run ends `terminated`. `stop` sets the shared stop flag and asks the worker to stop
- * the run (docs/design/stop.md); it has no grace period, since the run waits for the operator's
- * open question. The operator's questions are forwarded to `broker`.
+ * the run (docs/design/stop.md). A stop has a deadline that counts while no operator question
+ * is open (an open question may wait for a person): a run that has not ended `stopDeadlineMs`
+ * after the stop, or after its last open question closed, is cancelled, and then terminated
+ * after the cancel's grace period; its end is marked `afterStop`. The operator's questions are
+ * forwarded to `broker`.
  */
 export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): RunHandle {
   const flagBuffer = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
@@ -44,8 +54,10 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
   const send = (message: ToWorker): void => worker.postMessage(message);
   const asks = new Map<number, AbortController>();
   let grace: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
   let cancelled = false;
   let stopped = false;
+  let escalated = false;
   let settled = false;
   let settle: (end: RunEnd | Error) => void = () => {};
 
@@ -54,13 +66,41 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
       if (settled) return;
       settled = true;
       if (grace !== undefined) clearTimeout(grace);
+      if (deadline !== undefined) clearTimeout(deadline);
       for (const controller of asks.values()) controller.abort();
       asks.clear();
       void worker.terminate();
       if (end instanceof Error) reject(end);
-      else resolve(end);
+      else resolve(escalated ? { ...end, afterStop: true } : end);
     };
   });
+
+  const cancel = (): void => {
+    if (cancelled || settled) return;
+    cancelled = true;
+    if (deadline !== undefined) clearTimeout(deadline);
+    deadline = undefined;
+    Atomics.store(flag, CANCEL_SLOT, 1);
+    send({ type: "cancel" });
+    grace = setTimeout(() => settle({ kind: "terminated" }), options.graceMs ?? CANCEL_GRACE_MS);
+  };
+  // The stop deadline runs while the run is stopped, not cancelled, and asks the operator nothing.
+  const armStopDeadline = (): void => {
+    if (!stopped || cancelled || settled || asks.size > 0 || deadline !== undefined) return;
+    deadline = setTimeout(() => {
+      escalated = true;
+      cancel();
+    }, options.stopDeadlineMs ?? STOP_DEADLINE_MS);
+  };
+  const askOpened = (): void => {
+    if (deadline !== undefined) clearTimeout(deadline);
+    deadline = undefined;
+  };
+  const askClosed = (id: number): boolean => {
+    const open = asks.delete(id);
+    armStopDeadline();
+    return open;
+  };
 
   const forwardAsk = (id: number, prompt: string | undefined): void => {
     const broker = options.broker;
@@ -70,14 +110,15 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
     }
     const controller = new AbortController();
     asks.set(id, controller);
+    askOpened();
     const { signal } = controller;
     broker.ask(prompt === undefined ? { signal } : { prompt, signal }).then(
       (text) => {
-        if (asks.delete(id)) send({ type: "answer", id, text });
+        if (askClosed(id)) send({ type: "answer", id, text });
       },
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        if (asks.delete(id)) send({ type: "answer-failed", id, message });
+        if (askClosed(id)) send({ type: "answer-failed", id, message });
       },
     );
   };
@@ -101,7 +142,7 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
         return;
       case "ask-withdrawn":
         asks.get(message.id)?.abort();
-        asks.delete(message.id);
+        askClosed(message.id);
         return;
       case "report":
         settle({ kind: "report", report: message.report });
@@ -118,18 +159,13 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
 
   return {
     done,
-    cancel() {
-      if (cancelled || settled) return;
-      cancelled = true;
-      Atomics.store(flag, CANCEL_SLOT, 1);
-      send({ type: "cancel" });
-      grace = setTimeout(() => settle({ kind: "terminated" }), options.graceMs ?? CANCEL_GRACE_MS);
-    },
+    cancel,
     stop() {
       if (stopped || cancelled || settled) return;
       stopped = true;
       Atomics.store(flag, STOP_SLOT, 1);
       send({ type: "stop" });
+      armStopDeadline();
     },
   };
 }

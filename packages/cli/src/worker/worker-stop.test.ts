@@ -86,4 +86,32 @@ describe("stopping a worker run (dist/worker.js)", () => {
       stopped: true,
     });
   });
+
+  it("counts the stop deadline only while no operator question is open", async () => {
+    let handle: RunHandle | undefined;
+    // The stop comes while the question is open; the answer comes well past the deadline.
+    const broker: InputBroker = {
+      ask: () => {
+        handle?.stop();
+        return new Promise((resolve) => setTimeout(() => resolve("late"), 800));
+      },
+    };
+    handle = startWorkerRun(
+      {
+        file: join(dir, "ask.md"),
+        bytes: new TextEncoder().encode(ASK_PROMPT),
+        args: "",
+        operator: true,
+        eventLines: false,
+        progress: false,
+      },
+      { workerUrl, broker, stopDeadlineMs: 250 },
+    );
+    const end = await handle.done;
+    expect(end).not.toHaveProperty("afterStop");
+    expect(end).toMatchObject({
+      kind: "report",
+      report: { kind: "finished", result: { outcome: "cancelled", stopped: true } },
+    });
+  });
 });
