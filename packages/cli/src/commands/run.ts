@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { RunResult } from "@runvil/protocol";
 import type { InputBroker } from "@runvil/sdk";
@@ -165,15 +164,14 @@ export async function runCommand(
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.config === undefined ? {} : { configFile: options.config }),
     operator,
-    eventLines: eventsFile !== undefined,
+    eventLines: false,
+    ...(eventsFile === undefined ? {} : { eventsFile }),
     progress: progress !== undefined,
   };
-  const lines: string[] = [];
   const broker = operator ? operatorBroker(io, () => progress?.clear()) : undefined;
   const handle = await startRun(
     request,
     {
-      onEventLine: (line) => lines.push(line),
       onProgress: (text) => progress?.show(text),
       onToolError: (toolId, text) => {
         progress?.clear();
@@ -198,9 +196,8 @@ export async function runCommand(
       handle.cancel();
       return;
     }
-    // A second Ctrl-C: leave at once, keeping what the events file has so far.
+    // A second Ctrl-C: leave at once; the events file keeps what the run wrote so far.
     progress?.clear();
-    if (eventsFile !== undefined) writeFileSync(eventsFile, lines.join(""));
     if (!options.json) io.stderr(`${CANCELLED_MESSAGE}\n`);
     (io.exit ?? process.exit)(CANCELLED_EXIT_CODE);
   });
@@ -214,7 +211,6 @@ export async function runCommand(
     stopListening?.();
     stopTerminating?.();
     progress?.clear();
-    if (eventsFile !== undefined) await writeFile(eventsFile, lines.join(""));
   }
   return printEnd(end, options.json, file, io);
 }
@@ -237,6 +233,9 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
       else io.stderr(`${formatRefusal(file, report.notice)}\n`);
       return 1;
     case "finished":
+      if (report.eventsFileError !== undefined) {
+        io.stderr(`${report.eventsFileError}\n`);
+      }
       break;
   }
   const result = report.result;

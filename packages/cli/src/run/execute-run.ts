@@ -3,10 +3,11 @@ import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
 import { modelPortFor, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser } from "@runvil/parser";
-import { type EffectPort, formatEventLine, type RunEvent } from "@runvil/protocol";
+import { type EffectPort, formatEventLine, type RunEvent, type RunResult } from "@runvil/protocol";
 import { INPUT_BROKER, type InputBroker, ModelFailure, ToolFailure } from "@runvil/sdk";
 import { formatHostError, formatParseError } from "../format-parse-error";
 import { loadCliHost } from "../host/cli-host";
+import { EventFileSink } from "./event-file-sink";
 import type { RunListeners } from "./run-handle";
 import { RunProgress } from "./run-progress";
 import type { RunReport, RunRequest } from "./run-request";
@@ -65,10 +66,27 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   const showProgress = (changed: boolean | undefined): void => {
     if (changed === true && progress !== undefined) sides.onProgress?.(progress.text);
   };
+  let sink: EventFileSink | undefined;
+  if (request.eventsFile !== undefined) {
+    try {
+      sink = new EventFileSink(request.eventsFile);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        kind: "host-error",
+        text: `${request.eventsFile}: cannot write the events file (${why})`,
+      };
+    }
+  }
   const onEvent = (event: RunEvent): void => {
-    if (request.eventLines) sides.onEventLine?.(formatEventLine(event));
+    if (request.eventLines || sink !== undefined) {
+      const line = formatEventLine(event);
+      sink?.write(line);
+      if (request.eventLines) sides.onEventLine?.(line);
+    }
     showProgress(progress?.event(event));
   };
+
   const tools = toolDispatcherFor(prepared.run, {
     store,
     // A ToolFailure's message already reached the run; only an unexpected exception is shown.
@@ -103,19 +121,27 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   };
 
   const engine = await loadEngine();
-  const result = await engine.run(parsed.prompt, {
-    effects,
-    args: request.args,
-    catalog: prepared.run.catalog,
-    ...(request.seed === undefined ? {} : { seed: request.seed }),
-    ...(sides.cancelFlag === undefined ? {} : { cancelFlag: sides.cancelFlag }),
-    ...(sides.cancelFlagIndex === undefined ? {} : { cancelFlagIndex: sides.cancelFlagIndex }),
-    ...(sides.shouldCancel === undefined ? {} : { shouldCancel: sides.shouldCancel }),
-    ...(sides.signal === undefined ? {} : { signal: sides.signal }),
-    ...(sides.stopFlag === undefined ? {} : { stopFlag: sides.stopFlag }),
-    ...(sides.stopFlagIndex === undefined ? {} : { stopFlagIndex: sides.stopFlagIndex }),
-    ...(sides.shouldStop === undefined ? {} : { shouldStop: sides.shouldStop }),
-    ...(sides.stopSignal === undefined ? {} : { stopSignal: sides.stopSignal }),
-  });
-  return { kind: "finished", result };
+  let result: RunResult;
+  try {
+    result = await engine.run(parsed.prompt, {
+      effects,
+      args: request.args,
+      catalog: prepared.run.catalog,
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
+      ...(sides.cancelFlag === undefined ? {} : { cancelFlag: sides.cancelFlag }),
+      ...(sides.cancelFlagIndex === undefined ? {} : { cancelFlagIndex: sides.cancelFlagIndex }),
+      ...(sides.shouldCancel === undefined ? {} : { shouldCancel: sides.shouldCancel }),
+      ...(sides.signal === undefined ? {} : { signal: sides.signal }),
+      ...(sides.stopFlag === undefined ? {} : { stopFlag: sides.stopFlag }),
+      ...(sides.stopFlagIndex === undefined ? {} : { stopFlagIndex: sides.stopFlagIndex }),
+      ...(sides.shouldStop === undefined ? {} : { shouldStop: sides.shouldStop }),
+      ...(sides.stopSignal === undefined ? {} : { stopSignal: sides.stopSignal }),
+    });
+  } finally {
+    sink?.close();
+  }
+  const failure = sink?.error;
+  if (failure === undefined) return { kind: "finished", result };
+  const eventsFileError = `${request.eventsFile}: cannot write the events file (${failure})`;
+  return { kind: "finished", result, eventsFileError };
 }

@@ -19,8 +19,13 @@ export interface RunRequest {
   readonly configFile?: string;
   /** Whether the run is lent an input broker (`runvil/input-broker`). */
   readonly operator: boolean;
-  /** Whether every event is wanted as a JSON Lines line (`--events`). */
+  /** Whether every event is wanted as a JSON Lines line by the run's listener. */
   readonly eventLines: boolean;
+  /**
+   * The `--events` file, already made empty: the run's thread appends every event to it as
+   * it happens (docs/design/events.md "The events file").
+   */
+  readonly eventsFile?: string;
   /** Whether the progress line's text is wanted (stderr is a terminal). */
   readonly progress: boolean;
 }
@@ -33,5 +38,5 @@ export type RunReport =
   | { readonly kind: "host-error"; readonly text: string }
   /** Prepare refused the run: the requirements notice. */
   | { readonly kind: "refused"; readonly notice: string }
-  /** The run ran: its result. */
-  | { readonly kind: "finished"; readonly result: RunResult };
+  /** The run ran: its result, and the stderr line when the events file could not be written. */
+  | { readonly kind: "finished"; readonly result: RunResult; readonly eventsFileError?: string };

@@ -148,13 +148,13 @@ describe("security: SIGTERM ends every stuck run (the built runvil)", () => {
   });
 
   it("cancels a run whose tool survives the stop and never answers: the cancel ends it", async () => {
-    const { dir, file, store } = promptDir(
-      "store.write('started.txt', 'x')\nvar.waited = true\nreturn tools.call('hang/forever')",
-      "uses: [test/hang]\n",
-    );
+    const { dir, file } = promptDir("return tools.call('hang/forever')", "uses: [test/hang]\n");
+    // Written from inside the call, so the SIGTERM always finds the call pending.
+    const marker = join(dir, "calling.txt");
     writeFileSync(
       join(dir, "hang-plugin.mjs"),
-      `export default {
+      `import { writeFileSync } from "node:fs";
+export default {
   name: "hang-plugin",
   setup(api) {
     api.addPack({
@@ -167,7 +167,10 @@ describe("security: SIGTERM ends every stuck run (the built runvil)", () => {
         parameters: { type: "object", properties: {} },
         trust: "trusted",
         survivesStop: true,
-        run: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+        run: (_args, { signal }) => new Promise((_, reject) => {
+          writeFileSync(${JSON.stringify(marker)}, "x");
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
       }],
     });
   },
@@ -178,11 +181,9 @@ describe("security: SIGTERM ends every stuck run (the built runvil)", () => {
       join(dir, "runvil.config.json"),
       '{ "plugins": [{ "module": "./hang-plugin.mjs" }] }',
     );
-    const exit = await signalWhen(
-      ["run", file, "--store", store, "--stop-deadline", "100"],
-      join(store, "started.txt"),
-      { signals: ["SIGTERM"] },
-    );
+    const exit = await signalWhen(["run", file, "--stop-deadline", "100"], marker, {
+      signals: ["SIGTERM"],
+    });
     expect(exit).toEqual({
       code: 143,
       signal: null,
