@@ -22,6 +22,8 @@ export interface ExecuteCaseOptions {
   plugins?: readonly PluginEntry[];
   /** The path the prompt is parsed under when the case has no `prompt_file` (its scenario file). */
   file?: string;
+  /** Called with each run event as it is emitted (after it is recorded): progress, tests. */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /**
@@ -170,7 +172,15 @@ export async function executeCase(
     });
     // A round the scripted provider cannot answer is kept by the provider (`ranOut`).
     const models = modelPortFor(prepared.run);
-    const port = new RunPort(store, { onEvent: (event) => events.push(event), tools, models });
+    const onEvent = options.onEvent;
+    const port = new RunPort(store, {
+      onEvent: (event) => {
+        events.push(event);
+        onEvent?.(event);
+      },
+      tools,
+      models,
+    });
     const controller = new AbortController();
     const stopController = new AbortController();
     const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;

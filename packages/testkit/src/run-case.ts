@@ -1,4 +1,5 @@
 import type { PluginEntry } from "@runvil/host";
+import type { RunEvent } from "@runvil/protocol";
 import { executeCase } from "./execute-case";
 import { checkExpectations } from "./expectations";
 import { type CaseResult, checkedCaseResult, skippedCaseResult } from "./report";
@@ -15,6 +16,8 @@ export interface RunCaseOptions {
    * provider and the models: a plugin's offers of those are ignored.
    */
   plugins?: readonly PluginEntry[];
+  /** Called with each run event as it is emitted: progress, tests. */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /**

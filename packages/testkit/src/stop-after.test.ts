@@ -1,5 +1,6 @@
+import type { RunEvent } from "@runvil/protocol";
 import { definePack, definePlugin } from "@runvil/sdk";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { executeCase } from "./execute-case";
 import { loadScenarioFile } from "./load-scenarios";
 import { runScenarioCase } from "./run-case";
@@ -20,7 +21,11 @@ function stopCase(uses: string, lua: string, extra: string) {
   return scenarioCase;
 }
 
-/** A Pack `acme/slow` whose tool survives a stop and answers `late` 900 ms after it is called. */
+/**
+ * A Pack `acme/slow` whose tool survives a stop and answers `late` once the call is pending
+ * and the case's clock has passed 250 ms (stop_after_ms: 250), so the stop always comes while
+ * it runs.
+ */
 const slowPlugin = definePlugin({
   name: "acme-slow",
   setup(api) {
@@ -36,7 +41,13 @@ const slowPlugin = definePlugin({
             parameters: { type: "object", properties: {} },
             trust: "trusted",
             survivesStop: true,
-            run: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 900)),
+            run: () =>
+              new Promise<string>((resolve) => {
+                setImmediate(() => {
+                  vi.advanceTimersByTime(250);
+                  setImmediate(() => resolve("late"));
+                });
+              }),
           },
         ],
       }),
@@ -44,8 +55,31 @@ const slowPlugin = definePlugin({
   },
 });
 
-// The held-question cases need the stop to come once input.ask() is open; on a loaded shared
-// machine the run can take well over 100 ms of wall time to get there, so they stop at 250 ms.
+// The case's clock (its timers and performance.now) is faked, so time moves only when a test
+// moves it, at the moment the run gets where the test wants it: the stop comes once the block
+// starts or once the question opens, however slow the machine is. Nothing is timed.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Moves the fake clock by `ms` once the thread is idle (the pending call has been made). */
+function laterAdvance(ms: number): void {
+  setImmediate(() => vi.advanceTimersByTime(ms));
+}
+
+/** An onEvent that calls `then` the first time an event of `type` is emitted. */
+function onFirst(type: string, then: () => void): (event: RunEvent) => void {
+  let seen = false;
+  return (event) => {
+    if (seen || event.type !== type) return;
+    seen = true;
+    then();
+  };
+}
+
 describe("stop_after_ms", () => {
   it("stops a spinning block: the run ends cancelled, marked stopped", async () => {
     const result = await runScenarioCase(
@@ -60,6 +94,8 @@ describe("stop_after_ms", () => {
         - { type: run_finished, outcome: cancelled, stopped: true }
 `,
       ),
+      // The clock passes the stop as the block starts; the count hook sees it while it spins.
+      { onEvent: onFirst("chunk_started", () => vi.advanceTimersByTime(20)) },
     );
     expect([result.status, result.failure, result.mismatches]).toEqual(["passed", undefined, []]);
   });
@@ -71,6 +107,15 @@ describe("stop_after_ms", () => {
         "local text = input.ask()\nlog('answered ' .. text)",
         "    operator: [{ hold: true }]\n    stop_after_ms: 250\n    cancel_after_ms: 1000\n    expect: { outcome: cancelled }\n",
       ),
+      {
+        // The stop once the question is open; the cancel once the stop has been seen.
+        onEvent: onFirst("tool_call_started", () => {
+          setImmediate(() => {
+            vi.advanceTimersByTime(250);
+            laterAdvance(750);
+          });
+        }),
+      },
     );
     expect(run.failure).toBeUndefined();
     expect(run.record?.outcome).toBe("cancelled");
@@ -91,7 +136,15 @@ describe("stop_after_ms", () => {
         "return input.ask()",
         "    operator: [{ hold: true }]\n    stop_after_ms: 250\n    expect: { outcome: cancelled }\n",
       ),
-      { timeoutMs: 1000 },
+      {
+        timeoutMs: 1000,
+        onEvent: onFirst("tool_call_started", () => {
+          setImmediate(() => {
+            vi.advanceTimersByTime(250);
+            laterAdvance(750);
+          });
+        }),
+      },
     );
     expect(run.failure).toBe("the run did not finish within 1000 ms");
   });
