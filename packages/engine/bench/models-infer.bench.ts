@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { EffectPort, RunCatalog } from "@runvil/protocol";
 import { bench, describe } from "vitest";
+import { installLazyGlobals } from "../src/globals/lazy-globals";
 import {
   ensureSealedTargets,
   installErrors,
@@ -10,8 +11,6 @@ import {
   loadLuaRuntime,
   loadLuaVmFactory,
 } from "../src/lua";
-import { installMessages } from "../src/messages/install-messages";
-import { installModels } from "../src/models/install-models";
 import { loadEngine } from "../src/run/engine";
 import { RunContext } from "../src/run/run-context";
 import { resolveRunOptions } from "../src/run/run-options";
@@ -26,8 +25,9 @@ import { Entry } from "../src/walk/entry";
  * of a messages:user append and a record read, against an equally shaped store.exists round
  * trip and an empty loop iteration, each a block looping CALLS times, measured in the same run.
  * Goal: ≤ 50 µs of Engine overhead per scripted model round. Before vitest's tables, prints the
- * medians of paired rounds, per operation, minus the empty loop, and what the models and
- * messages installs add to a section VM's setup, beside installTools's in the same rounds.
+ * medians of paired rounds, per operation, minus the empty loop, and what installLazyGlobals (the
+ * tools core with prompt, models, messages, tasks and compactors) adds to a section VM's setup,
+ * beside installTools's alone in the same rounds.
  */
 
 const CALLS = 2000;
@@ -106,7 +106,8 @@ for (let round = 0; round < 9; round++) {
   rounds.empty.push(await msOf(emptyPrompt));
 }
 
-// The models and messages installs per VM: VMs set up to their prerequisites, with and without.
+// installLazyGlobals (which runs the tools core too) and installTools per VM: VMs set up to their
+// prerequisites, with and without.
 const ctx = new RunContext(
   emptyPrompt,
   resolveRunOptions({ effects: port, catalog }),
@@ -114,7 +115,7 @@ const ctx = new RunContext(
 );
 const entry = new Entry(ctx, Chain.root(Scope.root(factory, ctx.options)), 0, "");
 const VMS = 500;
-type Install = "none" | "models" | "messages" | "tools";
+type Install = "none" | "lazy" | "tools";
 function setUpVms(install: Install): void {
   for (let i = 0; i < VMS; i++) {
     const vm = factory.create();
@@ -123,15 +124,14 @@ function setUpVms(install: Install): void {
     installIteration(vm);
     installJson(vm);
     ensureSealedTargets(vm);
-    if (install === "models") installModels(vm, entry);
-    if (install === "messages") installMessages(vm, entry);
+    if (install === "lazy") installLazyGlobals(vm, entry);
     if (install === "tools") installTools(vm, entry);
     vm.close();
   }
 }
-const installRounds: Record<Install, number[]> = { none: [], models: [], messages: [], tools: [] };
+const installRounds: Record<Install, number[]> = { none: [], lazy: [], tools: [] };
 for (let round = 0; round < 9; round++) {
-  for (const install of ["none", "models", "messages", "tools"] as const) {
+  for (const install of ["none", "lazy", "tools"] as const) {
     const start = performance.now();
     setUpVms(install);
     installRounds[install].push(performance.now() - start);
@@ -150,7 +150,7 @@ console.log(
     `messages:user: ${perCall(rounds.append).toFixed(2)} µs per append`,
     `messages[1].content: ${perCall(rounds.read).toFixed(2)} µs per read`,
     `empty loop of ${CALLS} (whole run): ${median(rounds.empty).toFixed(2)} ms`,
-    `installModels per VM: ${installUs("models").toFixed(1)} µs, installMessages: ${installUs("messages").toFixed(1)} µs (installTools in the same rounds: ${installUs("tools").toFixed(1)} µs)`,
+    `installLazyGlobals per VM: ${installUs("lazy").toFixed(1)} µs, installTools alone: ${installUs("tools").toFixed(1)} µs (the lazy globals: ${(installUs("lazy") - installUs("tools")).toFixed(1)} µs)`,
   ].join("\n"),
 );
 

@@ -1,6 +1,6 @@
 import type { EffectPort } from "@runvil/protocol";
 import { bench, describe } from "vitest";
-import { installPromptReads } from "../src/globals/prompt-reads";
+import { installLazyGlobals } from "../src/globals/lazy-globals";
 import {
   ensureSealedTargets,
   installErrors,
@@ -23,7 +23,8 @@ import { Entry } from "../src/walk/entry";
  * What the `prompt` global costs: a read of a short section with one placeholder
  * (`prompt.section`), of a five-item list (`prompt.list`), the same text read through `prose`,
  * and an empty loop iteration, each a block looping READS times in the same run; and what
- * installPromptReads adds to a section VM's setup, against installTools. Prints the medians of paired rounds in CPU
+ * installLazyGlobals (the tools core, `prompt` and the other lazy globals) adds to a section VM's
+ * setup, against installTools alone. Prints the medians of paired rounds in CPU
  * time (per read, minus the empty loop) before vitest's tables.
  */
 
@@ -85,7 +86,7 @@ for (let round = 0; round < 9; round++) {
   rounds.empty.push(await msOf(emptyPrompt));
 }
 
-// installPromptReads per VM: VMs set up to step 5's prerequisites, with and without it.
+// installLazyGlobals per VM: VMs set up to its prerequisites, with it, with installTools alone, without.
 const ctx = new RunContext(
   emptyPrompt,
   resolveRunOptions({ effects: port }),
@@ -93,7 +94,7 @@ const ctx = new RunContext(
 );
 const entry = new Entry(ctx, Chain.root(Scope.root(factory, ctx.options)), 0, "");
 const VMS = 500;
-type Install = "none" | "reads" | "tools";
+type Install = "none" | "lazy" | "tools";
 function setUpVms(install: Install): void {
   for (let i = 0; i < VMS; i++) {
     const vm = factory.create();
@@ -102,15 +103,15 @@ function setUpVms(install: Install): void {
     installIteration(vm);
     installJson(vm);
     ensureSealedTargets(vm);
-    if (install === "reads") installPromptReads(vm, entry);
+    if (install === "lazy") installLazyGlobals(vm, entry);
     if (install === "tools") installTools(vm, entry);
     vm.close();
   }
 }
-const installRounds: Record<Install, number[]> = { none: [], reads: [], tools: [] };
+const installRounds: Record<Install, number[]> = { none: [], lazy: [], tools: [] };
 for (let round = 0; round < 9; round++) {
   // Rotate the order so no install always runs first in a round.
-  const order: Install[] = ["none", "reads", "tools"];
+  const order: Install[] = ["none", "lazy", "tools"];
   for (let k = 0; k < round % 3; k++) order.push(order.shift() ?? "none");
   for (const install of order) {
     const start = process.cpuUsage();
@@ -128,7 +129,7 @@ console.log(
     `prompt.section (one placeholder): ${perRead(rounds.section).toFixed(2)} µs per read`,
     `prompt.list (five items, one placeholder): ${perRead(rounds.list).toFixed(2)} µs per read`,
     `prose (the same text): ${perRead(rounds.prose).toFixed(2)} µs per read`,
-    `installPromptReads per VM: ${installUs("reads").toFixed(1)} µs, installTools: ${installUs("tools").toFixed(1)} µs (VM create + errors, guard, pairs, json + close: ${setupUs.toFixed(1)} µs)`,
+    `installLazyGlobals per VM: ${installUs("lazy").toFixed(1)} µs, installTools alone: ${installUs("tools").toFixed(1)} µs (VM create + errors, guard, pairs, json + close: ${setupUs.toFixed(1)} µs)`,
   ].join("\n"),
 );
 

@@ -1,13 +1,13 @@
 import type { ProseSegment, Section } from "@runvil/parser";
 import type { SubstitutionKind } from "@runvil/protocol";
-import { argumentError, type HostCall, type HostFunction, type LuaValue, type LuaVm } from "../lua";
+import { argumentError, type HostCall, type HostFunction, type LuaValue } from "../lua";
 import { parseProseTemplate, substitutionMessage, templateForLua } from "../prose/template";
 import { keyText } from "../tools/tool-failures";
-import { namespaceMetatableText, namespaceReadOnlyMessage } from "../tools/tool-messages";
+import { namespaceReadOnlyMessage } from "../tools/tool-messages";
 import type { Entry } from "../walk/entry";
 import { SECTION_TARGET_NOT_STRING, sectionNotFoundMessage } from "../walk/heading-reference";
 import { engineLuaBytecode } from "./engine-lua";
-import { PROMPT_READS_LUA_CHUNK_NAME, promptReadsLuaBytecode } from "./prompt-reads-lua";
+import { promptReadsLuaBytecode } from "./prompt-reads-lua";
 
 /** The two reads, as their messages name them (`prompt.section`, `prompt.list`). */
 export type PromptRead = "section" | "list";
@@ -134,7 +134,12 @@ function readSection(entry: Entry, call: HostCall): LuaValue[] {
   return [raw ? texts.items : texts.itemTemplates];
 }
 
-function promptHost(entry: Entry): HostFunction {
+/**
+ * The host side of the prompt reads for one entry (a section entry or the H1 pass): `H(op, ...)`.
+ * lazy-globals.lua asks for it on the first use of `prompt`. `prompt.section` and `prompt.list`
+ * never suspend.
+ */
+export function promptHost(entry: Entry): HostFunction {
   const { ctx } = entry;
   return (call) => {
     switch (call.text(1)) {
@@ -162,17 +167,4 @@ function promptHost(entry: Entry): HostFunction {
         throw new Error(`unknown prompt read operation ${String(call.text(1))}`);
     }
   };
-}
-
-/**
- * Setup step 5 (with `jump`): installs the sealed `prompt` global in `vm` for `entry` (a section
- * entry or the H1 pass). `prompt.section` and `prompt.list` never suspend.
- */
-export function installPromptReads(vm: LuaVm, entry: Entry): void {
-  const outcome = vm.runPrivileged({
-    bytecode: promptReadsLuaBytecode(entry.ctx.runtime).core,
-    chunkName: PROMPT_READS_LUA_CHUNK_NAME,
-    args: [promptHost(entry), namespaceMetatableText("prompt")],
-  });
-  if (!outcome.ok) throw new Error(`the prompt reads' Lua setup failed: ${outcome.message}`);
 }

@@ -1,5 +1,4 @@
 import { installFanout } from "../fanout/install-fanout";
-import { installLoop } from "../loop/install-loop";
 import {
   ensureSealedTargets,
   installErrors,
@@ -14,17 +13,14 @@ import {
   type LuaVm,
   readBackVar,
 } from "../lua";
-import { installMessages } from "../messages/install-messages";
-import { installModels } from "../models/install-models";
 import { installPackPreludes } from "../preludes/install-pack-preludes";
-import { installItem, installTasks } from "../tasks/install-tasks";
+import { installItem } from "../tasks/install-tasks";
 import { TaskSet } from "../tasks/task-set";
-import { installTools } from "../tools/install-tools";
 import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
 import { installEngineLua } from "./install-engine-lua";
 import { installCall, installJump } from "./jump-call";
-import { installPromptReads } from "./prompt-reads";
+import { installLazyGlobals } from "./lazy-globals";
 import { installStore } from "./store-global";
 import { installUntrusted } from "./untrusted-global";
 
@@ -38,12 +34,13 @@ import { installUntrusted } from "./untrusted-global";
  * they are swapped for direct ones and put back when the install ends, which is step 10 (nothing
  * runs in between: docs/design/preludes.md).
  * Step 6 also installs the `tools` and `packs` tables (tools.call is one of the suspending
- * calls; preludes at step 8 read the same `tools`), and `models` (models.infer and the handles'
- * infer are suspending calls) with `messages`, the list its loop rounds read
- * (docs/design/messages.md).
- * Step 4 installs `item` in a task chain's entries only, and step 6 the `tasks` table.
- * Step 7 plugs the loop and compaction into `models` and installs `compactors`
- * (docs/design/loop.md, compactors.md).
+ * calls; preludes at step 8 read the same `tools`), in the same chunk as the lazy globals.
+ * Step 4 installs `item` in a task chain's entries only.
+ * The globals most sections never touch come from one chunk after `tools`
+ * (docs/design/lazy-globals.md): `prompt` (step 5), `models` (models.infer and the handles' infer
+ * are suspending calls), `messages` (the list its loop rounds read) and `tasks` (step 6), and
+ * `compactors` with `models.loop` and `models.compact` (step 7; docs/design/loop.md,
+ * compactors.md). Nothing runs between steps 5 and 8, so installing them together is not seen.
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
  */
@@ -87,19 +84,16 @@ export async function setupSectionVm(
   installUi(vm, ctx.uiSnapshot);
   // 4
   installItem(vm, entry);
-  // 5
+  // 5: jump (the prompt reads come with the lazy globals, after step 6's tools)
   installJump(vm, entry);
-  installPromptReads(vm, entry);
   // 6
   installCall(vm, entry, runChain);
-  installTools(vm, entry);
-  installModels(vm, entry);
-  installMessages(vm, entry);
   entry.taskSet = new TaskSet(entry, runChain);
-  installTasks(vm, entry);
+  // 6: tools and packs, then (5–7) prompt, models, messages, tasks, and models.loop, handle:loop,
+  // models.compact and compactors, each loading on its first use, in one chunk
+  installLazyGlobals(vm, entry);
+  // 6: tasks.fanout on the tasks table
   installFanout(vm, entry);
-  // 7: models.loop, handle:loop, models.compact and compactors
-  installLoop(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9

@@ -1,13 +1,11 @@
 import {
   COMPACT_ARITY_MESSAGE,
   COMPACT_EMPTY_MESSAGE,
-  COMPACTORS_METATABLE_TEXT,
   explicitCompactionMessage,
 } from "../compact/compact-texts";
 import { reportCompactionStarted } from "../compact/compaction-events";
 import type { CompactionInfo } from "../compact/compaction-policy";
 import { compactorReturnedError } from "../compact/compactor-result";
-import { compactorsHost } from "../compact/install-compactors";
 import { suspendOn } from "../globals/arguments";
 import {
   argumentError,
@@ -16,7 +14,6 @@ import {
   type HostFunction,
   type HostResult,
   type LuaRuntime,
-  type LuaVm,
   YIELD_ACROSS_C_MESSAGE,
 } from "../lua";
 import { estimateRequest } from "../models/estimate";
@@ -29,7 +26,6 @@ import { runToolsOf } from "../tools/run-tools";
 import type { Entry } from "../walk/entry";
 import { type AdvertisedTools, advertisedTools } from "./advertised-tools";
 import { CompactRun } from "./compact-run";
-import LOOP_CORE_LUA from "./loop.lua";
 import LOOP_IMPL_LUA from "./loop-impl.lua";
 import { lockHolder, releaseLoopLock, takeLoopLock } from "./loop-lock";
 import { type Compacting, LoopRun } from "./loop-run";
@@ -44,15 +40,11 @@ import {
   NO_TASK_PORT_MESSAGE,
 } from "./loop-texts";
 
-/** The chunk name of the step-7 core (loop.lua): frames read `runvil/loop.lua:{line}:`. */
-export const LOOP_LUA_CHUNK_NAME = "@runvil/loop.lua";
-
 /** The chunk name of the driver (loop-impl.lua). */
 export const LOOP_IMPL_CHUNK_NAME = "@runvil/loop-impl.lua";
 
-/** The core and the driver, compiled once per runtime. */
+/** The driver, compiled once per runtime. */
 interface LoopLuaBytecode {
-  readonly core: Uint8Array;
   readonly impl: Uint8Array;
 }
 
@@ -68,7 +60,6 @@ function loopBytecode(runtime: LuaRuntime): LoopLuaBytecode {
   let bytecode = compiled.get(runtime);
   if (bytecode === undefined) {
     bytecode = {
-      core: compile(runtime, LOOP_CORE_LUA, LOOP_LUA_CHUNK_NAME),
       impl: compile(runtime, LOOP_IMPL_LUA, LOOP_IMPL_CHUNK_NAME),
     };
     compiled.set(runtime, bytecode);
@@ -173,8 +164,12 @@ function runningLoop(entry: Entry): LoopRun {
   return holder;
 }
 
-/** The host side of the loop driver for one entry: `H(op, ...)` (see loop-impl.lua). */
-function loopHost(entry: Entry): HostFunction {
+/**
+ * The host side of the loop driver for one entry: `H(op, ...)` (see loop-impl.lua).
+ * lazy-globals.lua asks for it, with the compactors' host, on the first loop, compaction or read
+ * of a `compactors` member.
+ */
+export function loopHost(entry: Entry): HostFunction {
   const texts = {};
   return (call) => {
     const op = call.text(1);
@@ -212,18 +207,4 @@ function loopHost(entry: Entry): HostFunction {
         throw new Error(`unknown loop operation ${String(op)}`);
     }
   };
-}
-
-/**
- * Setup step 7 (docs/design/loop.md §12): `models.loop`, `handle:loop` and `models.compact` in
- * the models kit, and the `compactors` global. Cheap: the driver and the built-in compactors
- * load on first use.
- */
-export function installLoop(vm: LuaVm, entry: Entry): void {
-  const outcome = vm.runPrivileged({
-    bytecode: loopBytecode(entry.ctx.runtime).core,
-    chunkName: LOOP_LUA_CHUNK_NAME,
-    args: [loopHost(entry), compactorsHost(entry), COMPACTORS_METATABLE_TEXT],
-  });
-  if (!outcome.ok) throw new Error(`the loop Lua setup failed: ${outcome.message}`);
 }

@@ -1,13 +1,6 @@
 import type { JsonObject } from "@runvil/sdk";
 import { argumentTypeName, nonEmptyTextArgument } from "../globals/arguments";
-import {
-  argumentError,
-  ensureUserdataFactory,
-  type HostCall,
-  type HostFunction,
-  type LuaVm,
-  NEW_USERDATA_FIELD,
-} from "../lua";
+import { argumentError, type HostCall, type HostFunction, NEW_USERDATA_FIELD } from "../lua";
 import { keyText } from "../tools/tool-failures";
 import type { Entry } from "../walk/entry";
 import type { StagedCall, StagedText } from "./conversation-check";
@@ -19,7 +12,7 @@ import {
   systemRecord,
   userRecord,
 } from "./message-record";
-import { MESSAGES_LUA_CHUNK_NAME, messagesLuaBytecode } from "./messages-lua";
+import { messagesLuaBytecode } from "./messages-lua";
 import {
   listText,
   MESSAGES_ASSIGN_MESSAGE,
@@ -124,8 +117,11 @@ function plainText(value: unknown): StagedText {
   return { type: typeof value === "number" ? "number" : typeof value };
 }
 
-/** The host side of the messages Lua for one entry: `H(op, ...)`. */
-function messagesHost(entry: Entry): HostFunction {
+/**
+ * The host side of the messages Lua for one entry: `H(op, ...)`. lazy-globals.lua asks for it on
+ * the first read of `messages`; `H('code')` gives messages-impl.lua's bytecode and texts.
+ */
+export function messagesHost(entry: Entry): HostFunction {
   const list: MessageList = entry.messages;
   const bytecode = messagesLuaBytecode(entry.ctx.runtime);
   const texts = {
@@ -227,19 +223,4 @@ function recordRow(record: MessageRecord): Readonly<Record<string, string>> {
     default:
       return { role: record.role, content: record.content };
   }
-}
-
-/**
- * Installs the `messages` global in `vm` for `entry` (setup step 6, with `models`): the `_G`
- * guard serves it, so a raw read gives nil and an assignment always raises. Cheap: the list
- * userdata and its methods load on the first read.
- */
-export function installMessages(vm: LuaVm, entry: Entry): void {
-  ensureUserdataFactory(vm);
-  const outcome = vm.runPrivileged({
-    bytecode: messagesLuaBytecode(entry.ctx.runtime).core,
-    chunkName: MESSAGES_LUA_CHUNK_NAME,
-    args: [messagesHost(entry)],
-  });
-  if (!outcome.ok) throw new Error(`the messages Lua setup failed: ${outcome.message}`);
 }

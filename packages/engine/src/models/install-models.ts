@@ -1,18 +1,16 @@
 import { argumentTypeName, nonEmptyTextArgument, suspendOn } from "../globals/arguments";
 import {
   argumentError,
-  ensureUserdataFactory,
   type HostCall,
   type HostFunction,
   type HostResult,
-  type LuaVm,
   NEW_USERDATA_FIELD,
   YIELD_ACROSS_C_MESSAGE,
 } from "../lua";
 import { keyText } from "../tools/tool-failures";
 import type { Entry } from "../walk/entry";
 import { inferText } from "./infer";
-import { MODELS_LUA_CHUNK_NAME, modelsLuaBytecode } from "./models-lua";
+import { modelsLuaBytecode } from "./models-lua";
 import {
   DEFAULT_OUTSIDE_H1_MESSAGE,
   getTypeMessage,
@@ -24,7 +22,6 @@ import {
   handleText,
   INFER_ARITY_MESSAGE,
   labelTypeMessage,
-  MODELS_METATABLE_TEXT,
   modelsReadOnlyMessage,
   noModelMessage,
   type SelectFunction,
@@ -79,8 +76,11 @@ function inferOn(
   return suspendOn(inferText(entry, role, prompt).then((text): HostResult => [text]));
 }
 
-/** The host side of the models Lua for one entry: `H(op, ...)`. */
-function modelsHost(entry: Entry): HostFunction {
+/**
+ * The host side of the models Lua for one entry: `H(op, ...)`. lazy-globals.lua asks for it on the
+ * first use of `models`; `H('code')` gives models-impl.lua's bytecode and texts.
+ */
+export function modelsHost(entry: Entry): HostFunction {
   const { ctx } = entry;
   const run = runModelsOf(ctx);
   const bytecode = modelsLuaBytecode(ctx.runtime);
@@ -124,19 +124,4 @@ function modelsHost(entry: Entry): HostFunction {
         throw new Error(`unknown models operation ${String(op)}`);
     }
   };
-}
-
-/**
- * Setup step 6 (models part): installs the `models` global in `vm` for `entry`, with `use`,
- * `default`, `get` and `infer` and the model handles; `models.loop` and `models.compact` plug in
- * at step 7 (see models-lua.ts). Cheap: the implementation loads on the first member read.
- */
-export function installModels(vm: LuaVm, entry: Entry): void {
-  ensureUserdataFactory(vm);
-  const outcome = vm.runPrivileged({
-    bytecode: modelsLuaBytecode(entry.ctx.runtime).core,
-    chunkName: MODELS_LUA_CHUNK_NAME,
-    args: [modelsHost(entry), MODELS_METATABLE_TEXT],
-  });
-  if (!outcome.ok) throw new Error(`the models Lua setup failed: ${outcome.message}`);
 }

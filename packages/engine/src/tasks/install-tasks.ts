@@ -26,7 +26,7 @@ import {
 import type { TaskResultEntry } from "./task-set";
 import TASKS_LUA from "./tasks.lua";
 
-/** The chunk name tasks.lua runs under: frames read `runvil/tasks.lua:{line}:`. */
+/** The chunk name tasks.lua is compiled under: frames read `runvil/tasks.lua:{line}:`. */
 export const TASKS_LUA_CHUNK_NAME = "@runvil/tasks.lua";
 
 /** The chunk name item.lua runs under. */
@@ -84,11 +84,16 @@ function guarded<T>(entry: Entry, work: () => Promise<T>): Promise<T> {
   return suspendOn(work());
 }
 
-/** The host side of tasks.lua for one entry: `H(op, ...)`. */
-function tasksHost(entry: Entry): HostFunction {
+/**
+ * The host side of tasks.lua for one entry: `H(op, ...)`; `H('code')` gives tasks.lua's bytecode
+ * (lazy-globals.lua loads it on the first call of a `tasks` member).
+ */
+export function tasksHost(entry: Entry): HostFunction {
   return (call) => {
     const op = call.text(1) ?? "";
     switch (op) {
+      case "code":
+        return [tasksBytecode(entry.ctx.runtime).tasks];
       case "fail":
         throw argumentError(FIXED_MESSAGES[call.text(2) ?? ""] ?? "tasks: bad call");
       case "fail_text":
@@ -183,14 +188,4 @@ export function installItem(vm: LuaVm, entry: Entry): void {
     args: [itemJson],
   });
   if (!outcome.ok) throw new Error(`the item setup failed: ${outcome.message}`);
-}
-
-/** Setup step 6 for tasks: the `tasks` table (docs/design/tasks.md). */
-export function installTasks(vm: LuaVm, entry: Entry): void {
-  const outcome = vm.runPrivileged({
-    bytecode: tasksBytecode(entry.ctx.runtime).tasks,
-    chunkName: TASKS_LUA_CHUNK_NAME,
-    args: [tasksHost(entry)],
-  });
-  if (!outcome.ok) throw new Error(`the tasks Lua setup failed: ${outcome.message}`);
 }

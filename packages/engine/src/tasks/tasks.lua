@@ -1,19 +1,17 @@
--- The `tasks` global (docs/design/tasks.md), run once per section VM by installTasks
--- (install-tasks.ts) through runPrivileged with `(P, H)`: the private table and the host
--- function `H(op, ...)`.
+-- The members of the `tasks` global (docs/design/tasks.md), loaded on the first call of one by
+-- lazy-globals.lua with an empty environment and `(kit)`: the private table `P`, the host
+-- function `H(op, ...)` (install-tasks.ts) and what it takes from the sandbox, captured before
+-- prompt code ran. Returns the member table; `tasks` itself is the plain table lazy-globals.lua
+-- installs, each of its functions passing its call on to the member of the same name.
 --
 -- Each function checks what only Lua can see (the argument count, the item as JSON data, the
 -- options table) and hands the rest to H, whose answer is a Promise: every call suspends the
 -- calling block at least once. Handles are plain tables `{ task = id }`.
-local P, H = ...
-local G = P._G
-local rawget, rawset, select, type, tostring = P.rawget, P.rawset, P.select, P.type, P.tostring
-local json = rawget(G, 'json')
-local encode, array = json.encode, json.array
-local pcall = rawget(G, 'pcall')
-local pairs = rawget(G, 'pairs')
-local math_type = rawget(G, 'math').type
-local gsub = rawget(G, 'string').gsub
+local kit = ...
+local P, H = kit.P, kit.H
+local rawget, select, type, tostring = P.rawget, P.select, P.type, P.tostring
+local encode, array = kit.encode, kit.array
+local pcall, pairs, math_type, gsub = kit.pcall, kit.pairs, kit.math_type, kit.gsub
 
 -- The type name in argument errors: Lua's, with integers and floats told apart.
 local function type_name(v)
@@ -138,11 +136,11 @@ local function note(...)
   return H('note', text)
 end
 
-rawset(G, 'tasks', {
+return {
   spawn = spawn,
   join = join,
   join_any = join_any,
   cancel = cancel,
   concurrency = concurrency,
   note = note,
-})
+}

@@ -302,16 +302,26 @@ function readCount(run: RunTools, entry: Entry, call: HostCall): LuaValue {
 }
 
 /**
+ * What the tools core (tools.lua) runs with after the private table: its bytecode, then its
+ * arguments `(H, tools_metatable, packs_metatable)` for `entry`. installLazyGlobals runs it
+ * first in its own chunk, so a section VM pays for one privileged run, not two.
+ */
+export function toolsCore(entry: Entry): readonly [Uint8Array, HostFunction, ...string[]] {
+  return [toolsLuaBytecode(entry.ctx.runtime).core, toolsHost(entry), ...TOOLS_CORE_ARGS];
+}
+
+/**
  * Setup step 6 (tools part): installs the `tools` and `packs` globals in `vm` for `entry` (the
  * H1 pass, a section, or a library's requiring entry). Cheap: the implementation loads on the
- * first use of a member.
+ * first use of a member. A section VM gets them from installLazyGlobals, which runs the same core.
  */
 export function installTools(vm: LuaVm, entry: Entry): void {
   ensureUserdataFactory(vm);
+  const [bytecode, host, ...texts] = toolsCore(entry);
   const outcome = vm.runPrivileged({
-    bytecode: toolsLuaBytecode(entry.ctx.runtime).core,
+    bytecode,
     chunkName: TOOLS_LUA_CHUNK_NAME,
-    args: [toolsHost(entry), ...TOOLS_CORE_ARGS],
+    args: [host, ...texts],
   });
   if (!outcome.ok) throw new Error(`the tools Lua setup failed: ${outcome.message}`);
 }
