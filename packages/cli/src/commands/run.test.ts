@@ -262,6 +262,25 @@ return said .. ' ' .. shout('there')
 \`\`\`
 `;
 
+/** A prompt whose one section asks the role's model once. */
+const modelling = (model: string): string => `---
+name: modelling
+description: Asks a model once.
+runvil: 0
+models:
+  writer: { model: ${model} }
+---
+
+# Modelling
+
+## Main
+
+\`\`\`lua
+models.use('writer')
+return models.infer('hi')
+\`\`\`
+`;
+
 const asking = `---
 name: asking
 description: Asks the operator twice.
@@ -321,6 +340,29 @@ describe("runvil run on a Host", () => {
       "tool echo/boom failed unexpectedly (the run sees a generic failure): Error: kaboom",
     );
     expect(io.err).toContain("Tool error: tool call failure: echo_boom: the tool failed\n");
+  });
+
+  it("runs a model round on a configured provider", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({ "m.md": modelling("echo-model") });
+    expect(await runCli(["run", "m.md", "--config", config], io)).toBe(0);
+    expect(io.out).toBe("echo: hi\n");
+    expect(io.err).toBe("");
+  });
+
+  it("shows a model provider's unexpected exception, which the run sees as a generic failure", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({ "m.md": modelling("boom-model") });
+    expect(await runCli(["run", "m.md", "--config", config], io)).toBe(1);
+    const lines = io.err.split("\n");
+    expect(lines[0]).toBe(
+      "model round on boom-model failed unexpectedly (the run sees a generic failure): Error: model wire cut",
+    );
+    expect(io.err).toContain(
+      "Completion error: echo: the model round failed\ncause: model round 1 of section Main on boom-model (role writer)\n",
+    );
   });
 
   it("refuses a prompt the Host cannot serve, in text and in JSON", async () => {
