@@ -1,4 +1,3 @@
-import { performance } from "node:perf_hooks";
 import { MemoryStore, RunPort } from "@runvil/harness";
 import { createHost, modelPortFor, type PreparedRun, toolDispatcherFor } from "@runvil/host";
 import type { Prompt } from "@runvil/parser";
@@ -22,7 +21,7 @@ import { parseForTest } from "../src/test-support/parse";
  *   1 + EXTRA times; the difference per extra call (goal ≤ 20 µs);
  * - a 500-round loop: the section VM's Lua heap and the JS heap sampled every 100 rounds, to see
  *   that they stay flat (the conversation's own records are a few bytes a round).
- * Before vitest's tables, prints the medians of paired rounds.
+ * Before vitest's tables, prints the medians of 15 paired rounds, in CPU time.
  */
 
 const ROUNDS = 200;
@@ -182,10 +181,12 @@ async function runOnce(name: Name): Promise<string | null> {
   return result.result;
 }
 
+/** CPU milliseconds of one run: steadier than wall time on a shared machine. */
 async function msOf(name: Name): Promise<number> {
-  const start = performance.now();
+  const start = process.cpuUsage();
   await runOnce(name);
-  return performance.now() - start;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 const median = (values: number[]): number =>
@@ -197,7 +198,7 @@ const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as
   Name,
   number[]
 >;
-for (let round = 0; round < 9; round++) {
+for (let round = 0; round < 15; round++) {
   for (const name of names) times[name].push(await msOf(name));
 }
 const us = (ms: number, count: number): number => (ms * 1000) / count;
