@@ -83,7 +83,7 @@ end
 return table.concat(out, '|')`),
       ),
     );
-    expect(text.split("|").map((part) => part.replace(/^false:/, ""))).toEqual([
+    expect((text ?? "").split("|").map((part) => part.replace(/^false:/, ""))).toEqual([
       "prompt is read-only; cannot set 'x'",
       "models is read-only; cannot set 'x'",
       "compactors is read-only; cannot set 'x'",
