@@ -1,24 +1,23 @@
--- tasks.fanout (docs/design/fanout.md), run once per section VM by installFanout
--- (fanout/install-fanout.ts) through runPrivileged with `(P, H, label)`: the private table, the
--- host function `H(op, ...)` and the `__metatable` text of the result views.
+-- tasks.fanout (docs/design/fanout.md), loaded by lazy-areas.lua (docs/design/lazy-globals.md)
+-- on the first call of `tasks.fanout`, with an empty environment and `(kit)`: the private table
+-- `P`, the host function `H(op, ...)` (fanout/install-fanout.ts), the `__metatable` text of the
+-- result views as `label`, and what it takes from the sandbox, captured before prompt code ran.
+-- Returns the function; `tasks.fanout` itself passes its call on to it.
 --
 -- Lua checks what only Lua can see (the argument count, the collection's keys and members, the
 -- sealed views it reads through) and builds the sealed result views; H resolves the target,
 -- refuses with the texts of fanout-messages.ts, and runs the arms (`H('run', ...)` suspends).
-local P, H, label = ...
-local G = P._G
+local kit = ...
+local P, H, label = kit.P, kit.H, kit.label
 local rawget, select, type, tostring = P.rawget, P.select, P.type, P.tostring
 local setmetatable, getmetatable, raw_next, ipairs =
   P.setmetatable, P.getmetatable, P.next, P.ipairs
-local pcall = rawget(G, 'pcall')
+local pcall = kit.pcall
 -- The deterministic next (the iteration area's): keys in the fixed order, __pairs ignored.
-local next = rawget(G, 'next')
-local json = rawget(G, 'json')
-local encode, decode, array = json.encode, json.decode, json.array
-local string = rawget(G, 'string')
-local gsub, match, find = string.gsub, string.match, string.find
-local math = rawget(G, 'math')
-local math_type, huge = math.type, math.huge
+local next = kit.next
+local encode, decode, array = kit.encode, kit.decode, kit.array
+local gsub, match, find = kit.gsub, kit.match, kit.find
+local math_type, huge = kit.math_type, kit.huge
 local targets = rawget(P, 'sealed_targets')
 
 local function type_name(v)
@@ -150,4 +149,4 @@ local function fanout(...)
   return results_view(array(items), n)
 end
 
-rawget(G, 'tasks').fanout = fanout
+return fanout

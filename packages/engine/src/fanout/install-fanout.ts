@@ -1,13 +1,6 @@
 import { suspendOn } from "../globals/arguments";
 import { resolveTarget } from "../globals/jump-call";
-import {
-  argumentError,
-  type HostCall,
-  type HostFunction,
-  type LuaValue,
-  type LuaVm,
-  quotaError,
-} from "../lua";
+import { argumentError, type HostCall, type HostFunction, type LuaValue, quotaError } from "../lua";
 import { ScopeEnded } from "../scope/scope";
 import { callShift } from "../tasks/install-tasks";
 import type { Entry } from "../walk/entry";
@@ -25,7 +18,7 @@ import {
 } from "./fanout-messages";
 import { runFanout } from "./run-fanout";
 
-/** The chunk name fanout.lua runs under: frames read `runvil/fanout.lua:{line}:`. */
+/** The chunk name fanout.lua is compiled under: frames read `runvil/fanout.lua:{line}:`. */
 export const FANOUT_LUA_CHUNK_NAME = "@runvil/fanout.lua";
 
 const compiled = new WeakMap<Entry["ctx"]["runtime"], Uint8Array>();
@@ -62,11 +55,17 @@ function refusal(call: HostCall): never {
   }
 }
 
-/** The host side of fanout.lua for one entry: `H(op, ...)`. */
-function fanoutHost(entry: Entry): HostFunction {
+/**
+ * The host side of fanout.lua for one entry: `H(op, ...)`; `H('code')` gives fanout.lua's
+ * bytecode and the result views' `__metatable` text (lazy-areas.lua loads it on the first call
+ * of `tasks.fanout`).
+ */
+export function fanoutHost(entry: Entry): HostFunction {
   return (call) => {
     const op = call.text(1) ?? "";
     switch (op) {
+      case "code":
+        return [fanoutBytecode(entry), FANOUT_RESULTS_LABEL];
       case "fail":
         return refusal(call);
       case "fail_text":
@@ -97,14 +96,4 @@ function fanoutHost(entry: Entry): HostFunction {
         throw new Error(`unknown fanout operation ${op}`);
     }
   };
-}
-
-/** Setup step 6 for fanout: `tasks.fanout` on the `tasks` table (docs/design/fanout.md). */
-export function installFanout(vm: LuaVm, entry: Entry): void {
-  const outcome = vm.runPrivileged({
-    bytecode: fanoutBytecode(entry),
-    chunkName: FANOUT_LUA_CHUNK_NAME,
-    args: [fanoutHost(entry), FANOUT_RESULTS_LABEL],
-  });
-  if (!outcome.ok) throw new Error(`the fanout Lua setup failed: ${outcome.message}`);
 }

@@ -1,16 +1,16 @@
 -- The areas behind the lazy globals (docs/design/lazy-globals.md), loaded by lazy-globals.lua on
 -- the first use of `prompt`, `models`, `messages`, `tasks` or `compactors`, with an empty
--- environment and `(P, A, tointeger, array, null, concat, gsub, prompt, prompt_meta, models,
--- models_meta, compactors_meta)`: the private table, `A(area)`, the sandbox values lazy-globals.lua
+-- environment and `(P, A, tointeger, array, null, concat, gsub, match, find, huge, next, prompt,
+-- prompt_meta, models, models_meta, compactors_meta)`: the private table, `A(area)`, the sandbox values lazy-globals.lua
 -- captured (the tools kit holds the others), and the sealed tables' tables and metatables.
 -- Returns the ten functions lazy-globals.lua's closures call, by position: the sealed tables'
 -- `__index` and `__newindex` (until an implementation takes over), the guard's read and assign
--- handlers for `messages`, and the six members of `tasks`.
+-- handlers for `messages`, and the seven members of `tasks`.
 --
 -- Each area gets the kit its own core built before (the same fields, so its implementation is
 -- unchanged) and its host function from `A(area)`, both when the area is first used; its
 -- implementation loads on its first member read.
-local P, A, tointeger, array, null, concat, gsub, prompt_table, prompt_meta, models_table, models_meta, compactors_meta =
+local P, A, tointeger, array, null, concat, gsub, match, find, huge, next, prompt_table, prompt_meta, models_table, models_meta, compactors_meta =
   ...
 local load, rawget = P.load, P.rawget
 local G = P._G
@@ -184,6 +184,35 @@ local function tasks()
   return t
 end
 
+-- tasks.fanout (docs/design/fanout.md)
+local fanout_fn
+local function fanout()
+  local f = fanout_fn
+  if f == nil then
+    local H = A('fanout')
+    local code, label = H('code')
+    local fanout_kit = {
+      P = P,
+      H = H,
+      label = label,
+      pcall = pcall,
+      next = next,
+      encode = encode,
+      decode = decode,
+      array = array,
+      gsub = gsub,
+      match = match,
+      find = find,
+      math_type = math_type,
+      huge = huge,
+    }
+    -- A binary chunk keeps the name it was compiled under, runvil/fanout.lua.
+    f = load(code, '=fanout', 'b', {})(fanout_kit)
+    fanout_fn = f
+  end
+  return f
+end
+
 -- A task member: the same function of tasks.lua.
 local function task(name)
   return function(...) return tasks()[name](...) end
@@ -212,4 +241,5 @@ return {
   task('cancel'),
   task('concurrency'),
   task('note'),
+  function(...) return fanout()(...) end,
 }

@@ -9,8 +9,8 @@
 --
 -- Every section pays for this chunk, so it makes only what must exist before prompt code runs:
 -- the values the areas' Lua takes from the sandbox (captured now, so a block that reassigns
--- `pairs` or edits `math` changes nothing for them; the tools kit holds the rest), `prompt`,
--- `models` and `compactors` as sealed, empty tables, `tasks` as the plain table of its six
+-- `next` or edits `math` changes nothing for them; the tools kit holds the rest), `prompt`,
+-- `models` and `compactors` as sealed, empty tables, `tasks` as the plain table of its seven
 -- functions, and the `_G` guard serving `messages`. Every function it makes is one closure of
 -- `on(i)`: the first call of any loads lazy-areas.lua, whose i-th function does the work.
 local P, A, prompt_text, models_text, compactors_text, tools_code, tools_H, tools_text, packs_text =
@@ -19,9 +19,10 @@ local G = P._G
 local rawget, rawset, setmetatable, load = P.rawget, P.rawset, P.setmetatable, P.load
 -- A binary chunk keeps the name it was compiled under, runvil/tools.lua.
 load(tools_code, '=tools', 'b', {})(P, tools_H, tools_text, packs_text)
-local math, json = rawget(G, 'math'), rawget(G, 'json')
-local tointeger, array, null = math.tointeger, json.array, json.null
-local concat, gsub = rawget(G, 'table').concat, rawget(G, 'string').gsub
+local math, json, string = rawget(G, 'math'), rawget(G, 'json'), rawget(G, 'string')
+local tointeger, huge, array, null = math.tointeger, math.huge, json.array, json.null
+local concat, gsub, match, find = rawget(G, 'table').concat, string.gsub, string.match, string.find
+local next = rawget(G, 'next')
 local prompt_meta = { __metatable = prompt_text }
 local models_meta = { __metatable = models_text }
 local compactors_meta = { __metatable = compactors_text }
@@ -42,6 +43,10 @@ local function on(i)
         null,
         concat,
         gsub,
+        match,
+        find,
+        huge,
+        next,
         prompt,
         prompt_meta,
         models,
@@ -71,5 +76,6 @@ rawset(G, 'tasks', {
   cancel = on(8),
   concurrency = on(9),
   note = on(10),
+  fanout = on(11),
 })
 rawset(G, 'compactors', compactors)

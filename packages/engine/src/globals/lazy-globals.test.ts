@@ -37,7 +37,7 @@ return table.concat(out, '|')`),
         "compactors=true:table",
         "messages=false:userdata",
         "prompt is sealed,models is sealed,compactors is sealed,nil",
-        "cancel:function,concurrency:function,join:function,join_any:function,note:function,spawn:function",
+        "cancel:function,concurrency:function,fanout:function,join:function,join_any:function,note:function,spawn:function",
       ].join("|"),
     );
   });
@@ -47,23 +47,25 @@ return table.concat(out, '|')`),
       await run(
         "## Main",
         lua(`local concat, tostring, ipairs = table.concat, tostring, ipairs
-pairs, pcall = nil, nil
-math.type, math.tointeger, table.concat, string.gsub = nil, nil, nil, nil
+pairs, pcall, next = nil, nil, nil
+math.type, math.tointeger, math.huge, table.concat = nil, nil, nil, nil
+string.gsub, string.match, string.find = nil, nil, nil
 json = nil
 messages:user('first')
 messages:user('second')
 local kept = compactors.keep_last(1)(messages:copy(), {})
 local handle = tasks.spawn('## Child', { n = 2 })
 local joined = tasks.join({ handle })
+local arms = tasks.fanout('## Child', { { n = 1 }, { n = 3 } })
 return concat({ prompt.section('## Text'), tostring(#messages), tostring(#kept),
-  tostring(joined[1].ok), tostring(joined[1].result) }, '|')`),
+  tostring(joined[1].ok), tostring(joined[1].result), arms[1].text, arms[2].text }, '|')`),
         "## Text",
         "Plain words.",
         "## Child",
         lua("return tostring(item.n * 21)"),
       ),
     );
-    expect(text).toBe("Plain words.|2|2|true|42");
+    expect(text).toBe("Plain words.|2|2|true|42|21|63");
   });
 
   it("refuse assignments with each area's own text", async () => {

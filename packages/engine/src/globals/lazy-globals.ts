@@ -1,5 +1,6 @@
 import { COMPACTORS_METATABLE_TEXT } from "../compact/compact-texts";
 import { compactorsHost } from "../compact/install-compactors";
+import { fanoutHost } from "../fanout/install-fanout";
 import { loopHost } from "../loop/install-loop";
 import { ensureUserdataFactory, type HostFunction, type LuaRuntime, type LuaVm } from "../lua";
 import { messagesHost } from "../messages/install-messages";
@@ -63,6 +64,8 @@ function areaHosts(entry: Entry): HostFunction {
         return [messagesHost(entry)];
       case "tasks":
         return [tasksHost(entry)];
+      case "fanout":
+        return [fanoutHost(entry)];
       case "loop":
         return [loopHost(entry), compactorsHost(entry)];
       default:

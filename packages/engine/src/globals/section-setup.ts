@@ -1,4 +1,3 @@
-import { installFanout } from "../fanout/install-fanout";
 import {
   ensureSealedTargets,
   installErrors,
@@ -39,7 +38,7 @@ import { installUntrusted } from "./untrusted-global";
  * The globals most sections never touch come from one chunk after `tools`
  * (docs/design/lazy-globals.md): `prompt` (step 5), `models` (models.infer and the handles' infer
  * are suspending calls), `messages` (the list its loop rounds read) and `tasks` (step 6), and
- * `compactors` with `models.loop` and `models.compact` (step 7; docs/design/loop.md,
+ * `compactors` with `models.loop` and `models.compact` (step 7; `tasks.fanout` too, fanout.md; docs/design/loop.md,
  * compactors.md). Nothing runs between steps 5 and 8, so installing them together is not seen.
  * Async because a prelude's install-time store calls wait for their effects; throws a
  * PreludeInstallFailure when the preludes do not install.
@@ -92,8 +91,6 @@ export async function setupSectionVm(
   // 6: tools and packs, then (5–7) prompt, models, messages, tasks, and models.loop, handle:loop,
   // models.compact and compactors, each loading on its first use, in one chunk
   installLazyGlobals(vm, entry);
-  // 6: tasks.fanout on the tasks table
-  installFanout(vm, entry);
   // 8: the Pack preludes (their store calls run directly while they load)
   await installPackPreludes(vm, entry);
   // 9
