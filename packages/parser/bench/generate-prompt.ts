@@ -52,3 +52,28 @@ export function generatePrompt(sections = 100, blocksPerSection = 5): GeneratedP
   const text = `${out.join("\n")}\n`;
   return { text, lines: out.length, blocks: sources.length, sources };
 }
+
+/**
+ * A prompt of `sections` typical sections: a `##` heading, a line of prose with a placeholder
+ * and one two-line Lua block (the per-section cost of the issue's parse goal).
+ */
+export function generateSectionPrompt(sections = 1000): GeneratedPrompt {
+  const out = [
+    "---",
+    "name: sections",
+    "description: Many small sections.",
+    "runvil: 0",
+    "---",
+    "",
+  ];
+  out.push("# Sections", "");
+  const sources: string[] = [];
+  for (let s = 0; s < sections; s++) {
+    const source = `var.total = (var.total or 0) + ${s}\nlog('section ${s}')`;
+    sources.push(source);
+    out.push(`## Section ${s}`, "", `Step ${s} adds to the total, now {{ var.total }}.`, "");
+    out.push("```lua", source, "```", "");
+  }
+  const text = `${out.join("\n")}\n`;
+  return { text, lines: out.length + sections, blocks: sources.length, sources };
+}

@@ -1,21 +1,30 @@
+import { deepStrictEqual } from "node:assert";
 import { chunkNameForLine, loadLuaRuntime } from "@runvil/lua";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { afterAll, bench, describe } from "vitest";
 import { createPromptParser } from "../src/index";
-import { generatePrompt } from "./generate-prompt";
+import { parseMarkdownWhole } from "../src/markdown";
+import { createPromptParserReading } from "../src/parse";
+import { generatePrompt, generateSectionPrompt } from "./generate-prompt";
 
 const lua = await loadLuaRuntime();
 const parse = createPromptParser(lua);
+// Before: one remark parse of the whole text (the reader until issue 11's parse goal).
+const parseBefore = createPromptParserReading(lua, (text) => parseMarkdownWhole(text));
 const markdownOnly = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]).freeze();
 const prompt = generatePrompt();
+const sectionPrompt = generateSectionPrompt(1000);
 const firstLines = prompt.sources.map((_, i) => i + 1);
 
 // Sanity: the generated prompt parses and has the announced shape.
 const check = parse(prompt.text);
 if (!check.ok) throw new Error(check.error.message);
 if (check.prompt.blocks.length !== prompt.blocks) throw new Error("block count mismatch");
+// Before and after read the same prompts.
+deepStrictEqual(parseBefore(prompt.text), check);
+deepStrictEqual(parseBefore(sectionPrompt.text), parse(sectionPrompt.text));
 
 /** Wall time per bench, for the per-prompt and per-block summary. */
 const timings = new Map<string, { total: number; runs: number }>();
@@ -32,6 +41,9 @@ function timed(name: string, run: () => void): () => void {
 }
 
 const PARSE = `parsePrompt: ${prompt.lines} lines, ${prompt.blocks} Lua blocks (createPromptParser, runtime loaded)`;
+const PARSE_BEFORE = "before: the same, Markdown read by one remark parse of the whole text";
+const SECTIONS = "parsePrompt: 1,000 sections of a heading, a prose line and one Lua block";
+const SECTIONS_BEFORE = "before: the same 1,000 sections, one remark parse of the whole text";
 const MARKDOWN = "reference: unified + remark-parse + remark-frontmatter on the same text";
 const COMPILE = `reference: compile the ${prompt.blocks} blocks alone`;
 
@@ -40,6 +52,30 @@ describe("prompt parsing", () => {
     PARSE,
     timed(PARSE, () => {
       const result = parse(prompt.text);
+      if (!result.ok) throw new Error(result.error.message);
+    }),
+  );
+
+  bench(
+    PARSE_BEFORE,
+    timed(PARSE_BEFORE, () => {
+      const result = parseBefore(prompt.text);
+      if (!result.ok) throw new Error(result.error.message);
+    }),
+  );
+
+  bench(
+    SECTIONS,
+    timed(SECTIONS, () => {
+      const result = parse(sectionPrompt.text);
+      if (!result.ok) throw new Error(result.error.message);
+    }),
+  );
+
+  bench(
+    SECTIONS_BEFORE,
+    timed(SECTIONS_BEFORE, () => {
+      const result = parseBefore(sectionPrompt.text);
       if (!result.ok) throw new Error(result.error.message);
     }),
   );
@@ -63,17 +99,30 @@ describe("prompt parsing", () => {
 });
 
 afterAll(() => {
-  const rows = [PARSE, MARKDOWN, COMPILE].map((name) => {
+  const mean = (name: string): number => {
     const entry = timings.get(name);
-    const perPrompt = entry === undefined ? Number.NaN : entry.total / entry.runs;
-    return {
+    return entry === undefined ? Number.NaN : entry.total / entry.runs;
+  };
+  const rows = [PARSE, PARSE_BEFORE, MARKDOWN, COMPILE].map((name) => ({
+    bench: name,
+    "ms per prompt": mean(name).toFixed(2),
+    "µs per block": ((mean(name) * 1000) / prompt.blocks).toFixed(1),
+  }));
+  for (const name of [SECTIONS, SECTIONS_BEFORE]) {
+    rows.push({
       bench: name,
-      "ms per prompt": perPrompt.toFixed(2),
-      "µs per block": ((perPrompt * 1000) / prompt.blocks).toFixed(1),
-    };
-  });
+      "ms per prompt": mean(name).toFixed(2),
+      "µs per block": ((mean(name) * 1000) / sectionPrompt.blocks).toFixed(1),
+    });
+  }
   console.log(
     `\nparser summary (${prompt.lines} lines, ${prompt.blocks} blocks; means over all runs):`,
   );
   console.table(rows);
+  console.log(
+    `after / before: ${(mean(PARSE) / mean(PARSE_BEFORE)).toFixed(3)} (bench prompt), ` +
+      `${(mean(SECTIONS) / mean(SECTIONS_BEFORE)).toFixed(3)} (1,000 sections: ` +
+      `${((mean(SECTIONS) * 1000) / sectionPrompt.blocks).toFixed(1)} µs per section after, ` +
+      `${((mean(SECTIONS_BEFORE) * 1000) / sectionPrompt.blocks).toFixed(1)} µs before)`,
+  );
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { draftBlocks, draftDocument } from "./draft";
 import { Lines } from "./lines";
-import { parseMarkdown } from "./markdown";
+import { parseMarkdownWhole as parseMarkdown } from "./markdown";
 import { outlineDocument } from "./outline";
 import { buildSectionTree } from "./sections";
 import { withFrontmatter } from "./test-support";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Lines } from "./lines";
 import { listItemsOf } from "./list-items";
-import { parseMarkdown } from "./markdown";
+import { parseMarkdownWhole as parseMarkdown } from "./markdown";
 import { expectPrompt, realParser, text, withFrontmatter } from "./test-support";
 import type { ListItem, ProseSegment } from "./types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Lines } from "./lines";
-import { parseMarkdown } from "./markdown";
+import { parseMarkdownWhole as parseMarkdown } from "./markdown";
 import { isClosingFence, outlineDocument } from "./outline";
 import { withFrontmatter } from "./test-support";
 

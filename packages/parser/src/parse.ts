@@ -6,7 +6,7 @@ import { type Checked, failed, markdownError, thrownText } from "./errors";
 import { checkFrontmatter } from "./frontmatter";
 import { findFrontmatter } from "./frontmatter-fence";
 import { Lines, normalizeLineEndings } from "./lines";
-import { parseMarkdown } from "./markdown";
+import { type MdNode, parseMarkdown } from "./markdown";
 import { findDeepNesting, MAX_CONTAINER_DEPTH } from "./nesting";
 import { outlineDocument } from "./outline";
 import { buildSectionTree } from "./sections";
@@ -50,7 +50,18 @@ export async function parsePrompt(
  * input; only an exception thrown by {@link ParseOptions.onCompileReport} leaves it.
  */
 export function createPromptParser(lua: LuaRuntime): PromptParser {
-  return (input, options) => parseWith(lua, input, options);
+  return (input, options) => parseWith(lua, input, options, parseMarkdown);
+}
+
+/** Reads a prompt's Markdown: its text, its lines, the frontmatter's closing line. */
+export type MarkdownReader = (text: string, lines: Lines, closeLine: number) => MdNode;
+
+/**
+ * {@link createPromptParser} with another Markdown reader, such as one remark parse of the whole
+ * text (`parseMarkdownWhole`): the benchmark's before and after (not exported by the package).
+ */
+export function createPromptParserReading(lua: LuaRuntime, read: MarkdownReader): PromptParser {
+  return (input, options) => parseWith(lua, input, options, read);
 }
 
 /** Everything worked out before compiling. */
@@ -65,10 +76,11 @@ function parseWith(
   lua: LuaRuntime,
   input: unknown,
   options: ParseOptions | undefined,
+  read: MarkdownReader,
 ): ParseResult {
   let checked: Checked<CheckedPrompt>;
   try {
-    checked = checkPrompt(input);
+    checked = checkPrompt(input, read);
   } catch (thrown) {
     // Only a failure inside a library (such as the Markdown parser) can land here.
     return fail(
@@ -103,7 +115,7 @@ function fail(error: PromptParseError, options: ParseOptions | undefined): Parse
 }
 
 /** Every check up to compiling: decoding, frontmatter, Markdown structure, roles and labels. */
-function checkPrompt(input: unknown): Checked<CheckedPrompt> {
+function checkPrompt(input: unknown, read: MarkdownReader): Checked<CheckedPrompt> {
   const decoded = decodePromptInput(input);
   if (!decoded.ok) return decoded;
   const text = normalizeLineEndings(decoded.text);
@@ -121,7 +133,7 @@ function checkPrompt(input: unknown): Checked<CheckedPrompt> {
       ),
     );
   }
-  const outline = outlineDocument(parseMarkdown(text), text, lines);
+  const outline = outlineDocument(read(text, lines, fence.fence.closeLine), text, lines);
   if (!outline.ok) return outline;
   const places = buildSectionTree(outline.value.sections);
   if (!places.ok) return places;
