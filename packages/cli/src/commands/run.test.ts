@@ -183,6 +183,18 @@ describe("runvil run", () => {
     expect(io.out).toBe("the=3, and=2, bird=1\n");
   });
 
+  it("refuses a bad --stop-deadline with exit 2, naming it", async () => {
+    for (const deadline of ["soon", "-1", "1.5", "1e3"]) {
+      const io = memoryIo({ "wc.md": wordCount });
+      expect(await runCli(["run", "wc.md", "--stop-deadline", deadline], io)).toBe(2);
+      expect(io.err).toBe(
+        `--stop-deadline must be a whole number of milliseconds, got ${deadline}\n`,
+      );
+    }
+    const io = memoryIo({ "wc.md": wordCount });
+    expect(await runCli(["run", "wc.md", "--stop-deadline", "0"], io)).toBe(0);
+  });
+
   it("cancels cleanly on the first Ctrl-C and exits 130", async () => {
     const spinning = counter.replace(
       "local n = 0",

@@ -22,14 +22,28 @@ const MARKUP_PATTERN = new RegExp(
 );
 
 /**
+ * Breaks every copy of `nonce` in `text` with a space after its first digit, overlapping
+ * copies included: a nonce whose first digits come back at its end can be written as two
+ * copies sharing those digits, and breaking only the first would leave the second intact.
+ */
+function breakNonce(text: string, nonce: string): string {
+  if (nonce === "") return text;
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf(nonce); at !== -1; at = text.indexOf(nonce, at + 1)) {
+    out += `${text.slice(from, at + 1)} `;
+    from = at + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
  * Escapes text for the inside of the untrusted envelope: every copy of the nonce gets a space
- * after its first hex digit, every `<` becomes `&lt;`, and each control markup token gets a
- * space after its `[` (`[INST]` → `[ INST]`).
+ * after its first hex digit (overlapping copies too), every `<` becomes `&lt;`, and each
+ * control markup token gets a space after its `[` (`[INST]` → `[ INST]`).
  */
 export function escapeUntrusted(text: string, nonce: string): string {
-  const brokenNonce = `${nonce.slice(0, 1)} ${nonce.slice(1)}`;
-  return text
-    .replaceAll(nonce, brokenNonce)
+  return breakNonce(text, nonce)
     .replaceAll("<", "&lt;")
     .replace(MARKUP_PATTERN, (token) => `[ ${token.slice(1)}`);
 }

@@ -58,9 +58,15 @@ describe("wrapUntrusted", () => {
     );
   });
 
-  it("breaks every copy of the nonce after its first hex digit", () => {
+  it("breaks every copy of the nonce after its first hex digit, overlapping copies too", () => {
+    // This nonce repeats after 16 digits, so two copies side by side hold a third between them.
     expect(escapeUntrusted(`x ${nonce}${nonce} y`, nonce)).toBe(
-      `x 0 123456789abcdef0123456789abcdef0 123456789abcdef0123456789abcdef y`,
+      `x 0 123456789abcdef0 123456789abcdef0 123456789abcdef0123456789abcdef y`,
+    );
+    // A copy that shares its first digit with the end of the one before it.
+    const bordered = "6bd21635b9bbc6a3b6ac9e595bcd6bd2";
+    expect(escapeUntrusted(`${bordered}${bordered.slice(4)}`, bordered)).toBe(
+      "6 bd21635b9bbc6a3b6ac9e595bcd6 bd21635b9bbc6a3b6ac9e595bcd6bd2",
     );
   });
 
