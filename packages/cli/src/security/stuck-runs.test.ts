@@ -9,13 +9,14 @@ import { memoryIo } from "../test-io";
 
 /**
  * Attack class: stops and timeouts that never arrive (docs/security.md). A run stuck where no
- * Lua instruction runs (a C-level `table.move`, `table.insert` on a table whose `__len` is
- * huge, a tool that holds the thread) never reaches the count hook, so a cancel or a stop set as a
- * flag is never seen; `runvil test` hung on such a case (killed at 90 s). Cases run in case
- * threads: a case that outlives its timeout has its thread ended and fails, naming the case,
- * and the other cases still run (docs/design/cli.md "runvil test: case threads"). SIGTERM on
- * `runvil run` ignored such a run forever: a stop now has a deadline that escalates to a
- * cancel and then to ending the thread (docs/design/stop.md "The stop deadline").
+ * Lua instruction runs (a C-level pattern search or `table.move`, `table.insert` on a table
+ * whose `__len` is huge, a tool that holds the thread) never reaches the count hook, so a
+ * cancel or a stop set as a flag is never seen; `runvil test` hung on such a case (killed at
+ * 90 s). Cases run in case threads: a case that outlives its timeout has its thread ended and
+ * fails, naming the case, and the other cases still run (docs/design/cli.md "runvil test: case
+ * threads"). SIGTERM on `runvil run` ignored such a run forever: a stop now has a deadline that
+ * escalates to a cancel and then to ending the thread (docs/design/stop.md "The stop
+ * deadline").
  */
 
 const workerUrl = new URL("../../dist/test-worker.js", import.meta.url);
@@ -136,6 +137,24 @@ describe("security: SIGTERM ends every stuck run (the built runvil)", () => {
       stdout: "",
       stderr: `${STOP_TERMINATED_MESSAGE}\n`,
     });
+  });
+
+  it.each([
+    ["a C-level pattern search", "return string.find(('a'):rep(1e5), '.-.-.-.-.-.-b')"],
+    [
+      "table.insert under a huge __len",
+      "local t = setmetatable({}, { __len = function() return math.maxinteger - 1 end })\ntable.insert(t, 1, 'x')",
+    ],
+  ])("ends a run stuck in %s on SIGTERM: exit 143", async (_name, stuck) => {
+    const { file, store } = promptDir(`store.write('started.txt', 'x')\n${stuck}`);
+    const exit = await signalWhen(
+      ["run", file, "--store", store, "--stop-deadline", "100"],
+      join(store, "started.txt"),
+      { signals: ["SIGTERM"] },
+    );
+    expect([exit.code, exit.stdout]).toEqual([143, ""]);
+    // The stop, its cancel or the end of the thread: whichever reaches it first.
+    expect(exit.stderr).toMatch(/^run stopped( \(it did not end within the stop deadline.*\))?\n$/);
   });
 
   it("escalates a stop that a tool holding the thread ignores, and reports it on --json", async () => {
