@@ -1,0 +1,6 @@
+export * as attributes from "./attributes";
+export {
+  createTraceProjection,
+  type TraceProjection,
+  type TraceProjectionOptions,
+} from "./trace-projection";
