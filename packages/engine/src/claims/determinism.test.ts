@@ -2,6 +2,7 @@ import type { RunCatalog } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { failureOf, headline } from "../test-support/failure";
 import { body, lua } from "../test-support/lua-fence";
+import { MemoryPort } from "../test-support/memory-port";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt, type TestRunOptions } from "../test-support/run-prompt";
 
@@ -92,6 +93,34 @@ describe("the store claim rule", () => {
       "store.write('t.txt', item)",
     );
     expect(failureOf(racing).kind).toBe("Determinism");
+  });
+
+  it("orders the tasks a failed task tore down before its owner's later accesses", async () => {
+    const port = new MemoryPort();
+    let leafWrote: () => void = () => undefined;
+    const wrote = new Promise<void>((resolve) => {
+      leafWrote = resolve;
+    });
+    port.beforeStoreOp = async (request) => {
+      const path = "path" in request.operation ? String(request.operation.path) : "";
+      if (path === "g.txt" && request.origin.task === "0.0.0") leafWrote();
+      if (path === "gate.txt") await wrote; // the leaf's write is issued before Mid fails
+    };
+    const r = await run(
+      [
+        "# T",
+        "## Main",
+        lua(
+          "local j = tasks.join({ tasks.spawn('### Mid') })\nstore.write('g.txt', 'owner')\nreturn tostring(j[1].ok) .. ' ' .. store.read('g.txt')",
+        ),
+        "### Mid",
+        lua("tasks.spawn('#### Leaf')\npcall(store.exists, 'gate.txt')\nerror('mid fails')"),
+        "#### Leaf",
+        lua("store.write('g.txt', 'leaf')\nreturn 'leaf'"),
+      ],
+      { port },
+    );
+    expect(resultText(r)).toBe("false owner");
   });
 
   it("orders the end-of-entry wait before the next section's accesses", async () => {

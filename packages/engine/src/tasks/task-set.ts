@@ -228,6 +228,11 @@ export class TaskSet {
     for (const record of this.queue.splice(0)) this.finishUnstarted(record);
     const all = [...this.records.values(), ...this.arms.values()];
     await Promise.all(all.map((r) => r.finished));
+    // Torn down before the entry's failure goes on: their accesses precede what follows it.
+    this.entry.ctx.claims.tasks.joined(
+      this.entry.chain.taskId,
+      all.map((r) => r.id),
+    );
   }
 
   private live(): TaskRecord[] {
