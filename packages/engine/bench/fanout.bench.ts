@@ -94,25 +94,38 @@ const HOLD: CatalogTool = {
 };
 const catalog: RunCatalog = { tools: [HOLD], packs: null, preludes: [], dropped: [], models: [] };
 
-/** Runs `prompt` until `waiting` tool calls are held, measures, then answers them all. */
+/**
+ * Runs `prompt` until `waiting` tool calls are held and `tasks` tasks were started, measures,
+ * then answers every call.
+ */
 async function liveTaskMemory(
   prompt: typeof fanoutPrompt,
   waiting: number,
+  tasks: number,
 ): Promise<{ heap: number; wasm: number; vms: number }> {
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const wasmBefore = factory.wasmMemoryBytes;
   const held: (() => void)[] = [];
+  let answering = false;
+  let started = 0;
   let reached: () => void = () => undefined;
   const full = new Promise<void>((resolve) => {
     reached = resolve;
   });
   const port: EffectPort = {
     ...quiet,
+    emit: (event) => {
+      if (event.type !== "task_started") return;
+      started++;
+      if (held.length === waiting && started === tasks) reached();
+    },
     toolCall: (_request: ToolCallRequest) =>
       new Promise<ToolCallOutput>((resolve) => {
-        held.push(() => resolve({ text: "ok", trusted: true }));
-        if (held.length === waiting) reached();
+        const answer = () => resolve({ text: "ok", trusted: true });
+        if (answering) return answer();
+        held.push(answer);
+        if (held.length === waiting && started === tasks) reached();
       }),
   };
   const run = engine.run(prompt, { effects: port, catalog });
@@ -125,6 +138,7 @@ async function liveTaskMemory(
   const heap = process.memoryUsage().heapUsed - heapBefore;
   const wasm = factory.wasmMemoryBytes - wasmBefore;
   const vms = factory.openVmCount;
+  answering = true; // the tasks that start later answer at once
   for (const answer of held) answer();
   const result = await run;
   if (result.outcome !== "succeeded") {
@@ -141,11 +155,11 @@ const oneEntry = await parseForTest(
 );
 const allRunning = await parseForTest(
   promptText(
-    `# Live\n\n## Main\n\n\`\`\`lua\nfor i = 1, 4 do tasks.spawn('### Group', i) end\n\`\`\`\n\n### Group\n\n\`\`\`lua\ntasks.concurrency(250)\nfor i = 1, 250 do tasks.spawn('#### Wait', i) end\n\`\`\`\n\n#### Wait\n\n\`\`\`lua\n${waitBlock}\n\`\`\`\n`,
+    `# Live\n\n## Main\n\n\`\`\`lua\ntasks.concurrency(40)\nfor i = 1, 40 do tasks.spawn('### Group', i) end\n\`\`\`\n\n### Group\n\n\`\`\`lua\ntasks.concurrency(250)\nfor i = 1, 250 do tasks.spawn('#### Wait', i) end\n\`\`\`\n\n#### Wait\n\n\`\`\`lua\n${waitBlock}\n\`\`\`\n`,
   ),
 );
-const spawned = await liveTaskMemory(oneEntry, 256);
-const running = await liveTaskMemory(allRunning, 1000);
+const spawned = await liveTaskMemory(oneEntry, 256, 10_000);
+const running = await liveTaskMemory(allRunning, 10_000, 10_040);
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
 const perArm = (median(fanoutMs) * 1000) / ARMS;
@@ -156,7 +170,7 @@ console.log(
     `fanout of ${ARMS} trivial arms, default concurrency 8: ${median(defaultMs).toFixed(1)} ms`,
     `${ARMS} sequential calls of the same section: ${median(callMs).toFixed(1)} ms`,
     `per arm: ${perArm.toFixed(1)} µs, per call: ${perCall.toFixed(1)} µs, arm / call: ${(perArm / perCall).toFixed(2)}×`,
-    `10,000 tasks spawned by one entry (256 running, the rest waiting): heap ${kib(spawned.heap / 10_000)} KiB per task, wasm +${kib(spawned.wasm / 10_000)} KiB per task`,
+    `10,000 tasks spawned by one entry (256 running, the rest waiting): heap ${kib(spawned.heap / 10_000)} KiB per task, ${spawned.vms} VMs open`,
     `10,000 tasks all running, each waiting on a tool reply: heap ${kib(running.heap / 10_000)} KiB per task, wasm +${kib(running.wasm / 10_000)} KiB per task, ${running.vms} VMs open`,
   ].join("\n"),
 );
