@@ -82,7 +82,10 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   splitting: false,
-  noExternal: [/.*/],
+  // Everything but the journal, which loads (with its native SQLite client) only for a run that
+  // records: it stays a package, imported at run time (docs/design/journal.md).
+  noExternal: [/^(?!@runvil\/journal(\/|$))/],
+  external: ["@runvil/journal"],
   // The Engine's own Lua as text (docs/design/lua-files.md): @runvil/lua and @runvil/engine come
   // in built, their .lua files already inlined, so this covers any other bundled source.
   loader: { ".lua": "text" },

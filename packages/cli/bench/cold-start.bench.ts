@@ -34,7 +34,9 @@ function msOf(args: readonly string[]): number {
 }
 
 const nodeOnly = ["-e", "0"];
-const runOne = [bin, "run", prompt];
+// Without the journal (as before it existed), and recording into a journal (the default).
+const runOne = [bin, "run", prompt, "--no-record"];
+const runRecorded = [bin, "run", prompt, "--journal", join(dir, "runs.db")];
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -42,19 +44,24 @@ const median = (values: number[]): number =>
 msOf(runOne); // the file cache, and the code cache if a build left none
 const nodeMs: number[] = [];
 const runMs: number[] = [];
+const recordedMs: number[] = [];
+msOf(runRecorded); // creates the journal
 for (let round = 0; round < ROUNDS; round++) {
   nodeMs.push(msOf(nodeOnly));
   runMs.push(msOf(runOne));
+  recordedMs.push(msOf(runRecorded));
 }
 console.log(
   [
     `node -e 0: ${median(nodeMs).toFixed(0)} ms`,
     `runvil run (one section): ${median(runMs).toFixed(0)} ms (goal ≤ 250 ms)`,
     `runvil run / node -e 0: ${(median(runMs) / median(nodeMs)).toFixed(2)}×`,
+    `runvil run, recorded in the journal: ${median(recordedMs).toFixed(0)} ms (+${(median(recordedMs) - median(runMs)).toFixed(0)} ms)`,
   ].join("\n"),
 );
 
 describe("cold start", () => {
   bench("node -e 0", () => void msOf(nodeOnly), { iterations: 5 });
   bench("runvil run, one section", () => void msOf(runOne), { iterations: 5 });
+  bench("runvil run, one section, recorded", () => void msOf(runRecorded), { iterations: 5 });
 });

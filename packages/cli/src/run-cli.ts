@@ -4,6 +4,16 @@ import type { TestOptions } from "./commands/test";
 import type { CliIo } from "./io";
 import { VERSION } from "./version";
 
+function journalOptions(options: { journal?: string; json?: boolean }): {
+  journal?: string;
+  json: boolean;
+} {
+  return {
+    json: options.json === true,
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
+  };
+}
+
 /**
  * Runs the `runvil` command line with the given arguments (without `node` and the script path)
  * and resolves to the process exit code. Never throws for bad input: usage errors print to
@@ -64,10 +74,111 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "how long a stopped run (SIGTERM) may take, while no question is open, before it is cancelled",
       "10000",
     )
+    .option("--no-record", "do not record the run in the journal")
+    .option(
+      "--journal <file|url>",
+      "record into this journal: a SQLite file or a postgres:// URL (default: .runvil/runs.db in the project folder)",
+    )
     .action(async (file: string, options: Omit<RunCommandOptions, "json"> & { json?: boolean }) => {
       const { runCommand } = await import("./commands/run");
       exitCode = await runCommand(file, { ...options, json: options.json === true }, io);
     });
+
+  const journalOption = [
+    "--journal <file|url>",
+    "the journal: a SQLite file or a postgres:// URL (default: where runvil run records from here)",
+  ] as const;
+  const runs = program
+    .command("runs")
+    .description("list, show and prune the runs the journal recorded");
+  runs
+    .command("list")
+    .description(
+      "the recorded runs, newest first: id, prompt, start, duration, outcome, model rounds, tool calls, tokens",
+    )
+    .option(...journalOption)
+    .option("--limit <n>", "at most this many runs")
+    .option("--json", "print JSON instead of a table")
+    .action(async (options: { journal?: string; limit?: string; json?: boolean }) => {
+      const limit = options.limit === undefined ? undefined : Number(options.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
+        io.stderr(`--limit must be a whole number above 0, got ${options.limit}\n`);
+        exitCode = 2;
+        return;
+      }
+      const { runsListCommand } = await import("./commands/runs");
+      exitCode = await runsListCommand(
+        {
+          json: options.json === true,
+          ...(options.journal === undefined ? {} : { journal: options.journal }),
+          ...(limit === undefined ? {} : { limit }),
+        },
+        io,
+      );
+    });
+  runs
+    .command("show")
+    .description(
+      "a run's timeline: its sections and their effects with durations, model rounds with usage, the ending",
+    )
+    .argument("<id>", "the run id, or a unique start of it")
+    .option(...journalOption)
+    .option("--json", "print JSON instead of text")
+    .action(async (id: string, options: { journal?: string; json?: boolean }) => {
+      const { runsShowCommand } = await import("./commands/runs");
+      exitCode = await runsShowCommand(id, journalOptions(options), io);
+    });
+  runs
+    .command("events")
+    .description("a run's events as JSON Lines, exactly as the run emitted them")
+    .argument("<id>", "the run id, or a unique start of it")
+    .option(...journalOption)
+    .option("--json", "the same JSON Lines (accepted for symmetry)")
+    .action(async (id: string, options: { journal?: string; json?: boolean }) => {
+      const { runsEventsCommand } = await import("./commands/runs");
+      exitCode = await runsEventsCommand(id, journalOptions(options), io);
+    });
+  runs
+    .command("prune")
+    .description("delete the runs that started longer ago than --older-than")
+    .requiredOption("--older-than <age>", "a whole number and a unit: s, m, h, d or w (30d)")
+    .option(...journalOption)
+    .option("--json", "print JSON instead of text")
+    .action(async (options: { olderThan: string; journal?: string; json?: boolean }) => {
+      const { runsPruneCommand } = await import("./commands/runs");
+      exitCode = await runsPruneCommand(options.olderThan, journalOptions(options), io);
+    });
+
+  program
+    .command("replay")
+    .description(
+      "re-run recorded runs with the journal answering every effect (nothing live); report the first divergence",
+    )
+    .argument(
+      "[targets...]",
+      "run ids (or unique starts of them), or one folder whose journal to replay",
+    )
+    .option("--all", "replay every run of the journal")
+    .option("--recorded", "replay the recorded prompt text even when the prompt file still exists")
+    .option(...journalOption)
+    .option("--json", "print JSON instead of text")
+    .action(
+      async (
+        targets: string[],
+        options: { all?: boolean; recorded?: boolean; journal?: string; json?: boolean },
+      ) => {
+        const { replayCommand } = await import("./commands/replay");
+        exitCode = await replayCommand(
+          targets,
+          {
+            ...journalOptions(options),
+            all: options.all === true,
+            recorded: options.recorded === true,
+          },
+          io,
+        );
+      },
+    );
 
   program
     .command("test")

@@ -14,6 +14,7 @@ describe("@runvil/host entry point", () => {
       "findHostConfig",
       "loadHostConfig",
       "modelPortFor",
+      "readHostConfig",
       "readInputFile",
       "toolDispatcherFor",
     ]);

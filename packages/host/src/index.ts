@@ -5,8 +5,9 @@ export {
   loadHostConfig,
   type ProviderModuleEntry,
   type ProviderModuleLoader,
+  readHostConfig,
 } from "./config/load-host-config";
-export { HOST_CONFIG_FILE } from "./config/parse-host-config";
+export { HOST_CONFIG_FILE, type HostConfig, type PluginConfig } from "./config/parse-host-config";
 export {
   InputFileError,
   type InputFileOptions,

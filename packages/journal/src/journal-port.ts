@@ -31,8 +31,9 @@ export interface JournalPort {
 
 /**
  * Wraps `inner` so that every effect request and its result or failure (keyed by its effect id,
- * numbered in issue and arrival order) and every event is recorded by `recorder`. A settled
- * effect is durable before its result reaches the Engine (docs/design/journal.md). Recording
+ * numbered in issue and arrival order) and every event is recorded by `recorder`. A tool call
+ * or a model round is durable before its result reaches the Engine; store operations are written
+ * in group commits (docs/design/journal.md). Recording
  * failures never fail the run: recording stops and {@link JournalPort.recordingError} says why.
  */
 export function createJournalPort(inner: EffectPort, recorder: RunRecorder): JournalPort {
@@ -49,10 +50,13 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
   const settle = (record: EffectRecord): Promise<void> | undefined => {
     if (recordingError !== undefined) return undefined;
     try {
-      const pending = recorder.recordEffect(record);
-      return pending?.catch((error: unknown) => {
+      // Tool calls and model rounds are durable before their result reaches the Engine; store
+      // operations go in group commits (docs/design/journal.md "Writes and crashes").
+      const durable = record.kind !== "store";
+      const pending = recorder.recordEffect(record, durable)?.catch((error: unknown) => {
         recordingError ??= error;
       });
+      return durable ? pending : undefined;
     } catch (error) {
       recordingError = error;
       return undefined;
@@ -85,6 +89,7 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
       const pending = settle({
         ...base,
         arrival: arrived,
+        eventsBefore: events,
         durationUs: (performance.now() - started) * 1000,
         failure: recordFailure(error),
       });
@@ -95,6 +100,7 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
     const pending = settle({
       ...base,
       arrival: arrived,
+      eventsBefore: events,
       durationUs: (performance.now() - started) * 1000,
       output: encodeValue(output),
     });

@@ -1,3 +1,9 @@
+/** At most this many effects wait in a group commit. */
+export const GROUP_COMMIT_EFFECTS = 64;
+
+/** A group commit is written at most this many milliseconds after its first effect. */
+export const GROUP_COMMIT_MS = 5;
+
 import type {
   EffectRecord,
   EventRecord,
@@ -41,8 +47,9 @@ export interface Journal {
 }
 
 /**
- * Writes one run. Events are buffered and written with the next effect (or the ending) in one
- * transaction, so after a crash the journal holds the run up to its last completed effect.
+ * Writes one run. Events are buffered and written with the next written effect (or the ending)
+ * in one transaction, so after a crash the journal holds a prefix of the run: its effects in
+ * arrival order up to the last one written, with the events emitted before it.
  */
 export interface RunRecorder {
   /** The new run's id. */
@@ -50,11 +57,14 @@ export interface RunRecorder {
   /** Buffers one event (written with the next effect or the ending). */
   recordEvent(event: EventRecord): void;
   /**
-   * Writes one settled effect, and the events buffered before it, in one transaction. Returns
-   * undefined when the write is already durable (SQLite writes synchronously), else a promise
-   * that settles when it is.
+   * Records one settled effect. `durable` (default true): the effect, every effect recorded
+   * before it and the buffered events are written now, in one transaction; the result is
+   * undefined when that write is already done (SQLite writes synchronously), else a promise that
+   * settles when it is. Not durable: the effect may wait in a batch (group commit, at most
+   * {@link GROUP_COMMIT_EFFECTS} effects or {@link GROUP_COMMIT_MS} ms); a failure of that later
+   * write is thrown by the next durable write or the ending.
    */
-  recordEffect(effect: EffectRecord): Promise<void> | undefined;
+  recordEffect(effect: EffectRecord, durable?: boolean): Promise<void> | undefined;
   /** Writes the buffered events and the run's ending, in one transaction. */
   finish(ending: RunEnding): Promise<void>;
 }

@@ -188,8 +188,28 @@ describe("the journal port", () => {
     const port = createJournalPort(livePort(), recorder);
     await opened.close(); // every later write fails
     await port.effects.storeOp(storeRequest("0.1/1", "a.md", "A"));
-    expect(port.recordingError).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the group commit fails
     await port.effects.storeOp(storeRequest("0.1/2", "b.md", "B"));
+    expect(port.recordingError).toBeDefined();
+    await port.effects.toolCall?.(toolRequest("0.1/3", "https://example.test/"));
+  });
+
+  it("writes store effects in group commits, and a tool call durably with all before it", async () => {
+    const opened = journal();
+    const recorder = await opened.startRun(contractInputs(1_800_000_000_000));
+    const port = createJournalPort(livePort(), recorder);
+    await port.effects.storeOp(storeRequest("0.1/1", "a.md", "A"));
+    await port.effects.storeOp(storeRequest("0.1/2", "b.md", "B"));
+    expect(await opened.readEffects(recorder.runId)).toEqual([]);
+    await port.effects.toolCall?.(toolRequest("0.1/3", "https://example.test/"));
+    expect((await opened.readEffects(recorder.runId)).map((e) => e.effect)).toEqual([
+      "0.1/1",
+      "0.1/2",
+      "0.1/3",
+    ]);
+    await port.effects.storeOp(storeRequest("0.1/4", "c.md", "C"));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the group commit's timer
+    expect(await opened.readEffects(recorder.runId)).toHaveLength(4);
   });
 });
 
@@ -321,6 +341,7 @@ describe("the replay port", () => {
       origin: origin("0.1"),
       issued: 1,
       arrival: 2,
+      eventsBefore: 0,
       startedUs: 0,
       durationUs: 5,
       request:
@@ -333,6 +354,7 @@ describe("the replay port", () => {
       origin: origin("0.2", "0.1"),
       issued: 2,
       arrival: 1,
+      eventsBefore: 0,
       startedUs: 1,
       durationUs: 1,
       request:

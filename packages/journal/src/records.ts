@@ -64,6 +64,11 @@ export interface EffectRecord {
   readonly issued: number;
   /** 1, 2, 3, … in the order the results arrived. */
   readonly arrival: number;
+  /**
+   * How many events the run had emitted when the result arrived: a replay hands the result
+   * over at the same point of the run, so concurrent chains interleave as they did.
+   */
+  readonly eventsBefore: number;
   /** Microseconds from the run's start to the request. */
   readonly startedUs: number;
   /** Microseconds from the request to its answer. */

@@ -171,6 +171,16 @@ export function createReplayPort(
   let watchdog: NodeJS.Timeout | undefined;
   let divergence: Divergence | undefined;
   let answered = 0;
+  let emitted = 0;
+  let drainQueued = false;
+  const queueDrain = (): void => {
+    if (drainQueued) return;
+    drainQueued = true;
+    queueMicrotask(() => {
+      drainQueued = false;
+      drain();
+    });
+  };
 
   const deliver = ({ record, resolve, reject }: Parked): void => {
     answered += 1;
@@ -183,7 +193,9 @@ export function createReplayPort(
       const arrival = arrivals[nextArrival];
       if (arrival === undefined) break;
       const waiting = parked.get(arrival);
-      if (waiting === undefined) break;
+      // The next result arrives when it did: once it was asked for, and once the replay has
+      // emitted as many events as the recorded run had then (a logical clock).
+      if (waiting === undefined || emitted < waiting.record.eventsBefore) break;
       parked.delete(arrival);
       nextArrival += 1;
       deliver(waiting);
@@ -257,7 +269,7 @@ export function createReplayPort(
       });
       // In a microtask: the caller attaches its continuation first, so continuations run in
       // the order the results are handed over.
-      queueMicrotask(drain);
+      queueDrain();
     });
   }
 
@@ -268,8 +280,10 @@ export function createReplayPort(
     modelRound: (request) =>
       answer("model", request.effect, request.origin, modelRequestText(request)),
     emit(event: RunEvent): void {
+      emitted += 1;
       if (event.type === "chunk_started") blocks.set(event.chain, event.block);
       lines.push({ chain: event.chain, line: formatEventLine(event) });
+      if (parked.size > 0) queueDrain();
       options.onEvent?.(event);
     },
   };

@@ -29,6 +29,10 @@ export interface RunCommandOptions {
   readonly json: boolean;
   /** The stop deadline in milliseconds as typed (default 10000; docs/design/stop.md). */
   readonly stopDeadline?: string;
+  /** `--no-record` sets it false: the run is not recorded in the journal. Absent: recorded. */
+  readonly record?: boolean;
+  /** `--journal FILE|URL`: the journal to record into (docs/design/journal.md). */
+  readonly journal?: string;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -167,6 +171,9 @@ export async function runCommand(
     eventLines: false,
     ...(eventsFile === undefined ? {} : { eventsFile }),
     progress: progress !== undefined,
+    ...(options.record === false
+      ? {}
+      : { record: options.journal === undefined ? {} : { journal: options.journal } }),
   };
   const broker = operator ? operatorBroker(io, () => progress?.clear()) : undefined;
   const handle = await startRun(
@@ -226,6 +233,7 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
   switch (report.kind) {
     case "parse-error":
     case "host-error":
+    case "journal-error":
       io.stderr(`${report.text}\n`);
       return 1;
     case "refused":
@@ -239,6 +247,7 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
       break;
   }
   const result = report.result;
+  if (report.recorded?.warning !== undefined) io.stderr(`${report.recorded.warning}\n`);
   if (json) io.stdout(`${losslessJson(runResultJson(result))}\n`);
   if (result.outcome === "succeeded") {
     if (!json && result.result !== null) io.stdout(`${result.result}\n`);

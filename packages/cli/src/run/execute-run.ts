@@ -1,12 +1,15 @@
+import { resolve } from "node:path";
 import { loadEngine } from "@runvil/engine";
 import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
-import { modelPortFor, toolDispatcherFor } from "@runvil/host";
+import { modelPortFor, readHostConfig, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser } from "@runvil/parser";
 import { type EffectPort, formatEventLine, type RunEvent, type RunResult } from "@runvil/protocol";
 import { INPUT_BROKER, type InputBroker, ModelFailure, ToolFailure } from "@runvil/sdk";
 import { formatHostError, formatParseError } from "../format-parse-error";
 import { loadCliHost } from "../host/cli-host";
+import { JOURNAL_ENV, journalLocation } from "../journal/journal-location";
+import { type Recording, startRecording } from "../journal/record-run";
 import { EventFileSink } from "./event-file-sink";
 import type { RunListeners } from "./run-handle";
 import { RunProgress } from "./run-progress";
@@ -35,6 +38,27 @@ export interface RunSides extends RunListeners {
   readonly stopSignal?: AbortSignal;
   /** Let the event loop turn before each store operation (an in-process run sees Ctrl-C then). */
   readonly yieldToEventLoop?: boolean;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Where the request records its run, or undefined for nowhere (docs/design/journal.md). */
+function recordingLocation(
+  request: RunRequest,
+  configFile: string | undefined,
+): string | undefined {
+  if (request.record === undefined) return undefined;
+  const env = process.env[JOURNAL_ENV];
+  return journalLocation({
+    ...(request.record.journal === undefined ? {} : { flag: request.record.journal }),
+    ...(env === undefined ? {} : { env }),
+    ...(configFile === undefined
+      ? {}
+      : { config: { file: configFile, journal: readHostConfig(configFile).journal } }),
+    cwd: process.cwd(),
+  });
 }
 
 /**
@@ -120,11 +144,41 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     emit: (event) => port.emit(event),
   };
 
+  // The journal (and its database client) is loaded only for a run that records.
+  let recording: Recording | undefined;
+  const location = recordingLocation(request, loaded.configFile);
+  if (location !== undefined) {
+    try {
+      recording = await startRecording(
+        location,
+        {
+          promptPath: request.file,
+          promptBytes: request.bytes,
+          args: request.args,
+          seed: String(request.seed ?? 0n),
+          host: {
+            cwd: process.cwd(),
+            promptFile: resolve(request.file),
+            configFile: loaded.configFile === undefined ? null : resolve(loaded.configFile),
+            store: request.store === undefined ? null : resolve(request.store),
+            operator: broker !== undefined,
+            catalog: prepared.run.catalog,
+          },
+          bindings: Object.fromEntries(prepared.run.catalog.models.map((m) => [m.label, m.model])),
+        },
+        effects,
+      );
+    } catch (error) {
+      sink?.close();
+      return { kind: "journal-error", text: messageOf(error) };
+    }
+  }
+
   const engine = await loadEngine();
   let result: RunResult;
   try {
     result = await engine.run(parsed.prompt, {
-      effects,
+      effects: recording?.effects ?? effects,
       args: request.args,
       catalog: prepared.run.catalog,
       ...(request.seed === undefined ? {} : { seed: request.seed }),
@@ -141,7 +195,17 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     sink?.close();
   }
   const failure = sink?.error;
-  if (failure === undefined) return { kind: "finished", result };
-  const eventsFileError = `${request.eventsFile}: cannot write the events file (${failure})`;
-  return { kind: "finished", result, eventsFileError };
+  const eventsFileError =
+    failure === undefined
+      ? undefined
+      : `${request.eventsFile}: cannot write the events file (${failure})`;
+  const warning = recording === undefined ? undefined : await recording.finish(result);
+  return {
+    kind: "finished",
+    result,
+    ...(eventsFileError === undefined ? {} : { eventsFileError }),
+    ...(recording === undefined
+      ? {}
+      : { recorded: { runId: recording.runId, ...(warning === undefined ? {} : { warning }) } }),
+  };
 }

@@ -28,6 +28,12 @@ export interface RunRequest {
   readonly eventsFile?: string;
   /** Whether the progress line's text is wanted (stderr is a terminal). */
   readonly progress: boolean;
+  /**
+   * Record the run in the journal (docs/design/journal.md): `journal` is `--journal` as given;
+   * absent, RUNVIL_JOURNAL, the configuration's `journal` or `.runvil/runs.db` decide. Absent
+   * `record` (`--no-record`, the build's warm-up): the run is not recorded.
+   */
+  readonly record?: { readonly journal?: string };
 }
 
 /** How a run request ended, as plain data (it crosses back from the worker). */
@@ -38,5 +44,16 @@ export type RunReport =
   | { readonly kind: "host-error"; readonly text: string }
   /** Prepare refused the run: the requirements notice. */
   | { readonly kind: "refused"; readonly notice: string }
-  /** The run ran: its result, and the stderr line when the events file could not be written. */
-  | { readonly kind: "finished"; readonly result: RunResult; readonly eventsFileError?: string };
+  /** The journal could not be opened (corrupt, newer, locked, …): the text naming it. */
+  | { readonly kind: "journal-error"; readonly text: string }
+  /**
+   * The run ran: its result, the stderr line when the events file could not be written, and
+   * where it was recorded.
+   */
+  | {
+      readonly kind: "finished";
+      readonly result: RunResult;
+      readonly eventsFileError?: string;
+      /** The recorded run's id, and a warning when recording stopped early. */
+      readonly recorded?: { readonly runId: string; readonly warning?: string };
+    };

@@ -6,6 +6,7 @@ import type { HostOptions, PluginEntry } from "../host-options";
 import { HostConfigError } from "./host-config-error";
 import {
   HOST_CONFIG_FILE,
+  type HostConfig,
   type PluginConfig,
   type ProviderConfig,
   parseHostConfig,
@@ -186,14 +187,7 @@ export async function loadHostConfig(
   file: string,
   options: LoadHostConfigOptions = {},
 ): Promise<HostOptions> {
-  let text: string;
-  try {
-    text = UTF8.decode(readInputFile(file, { what: "a configuration file" }));
-  } catch (error) {
-    const detail = error instanceof InputFileError ? error.detail : String(error);
-    throw new HostConfigError(file, `cannot read the file: ${detail}`, { cause: error });
-  }
-  const config = parseHostConfig(file, text);
+  const config = readHostConfig(file);
   const dir = dirname(resolve(file));
   const plugins: PluginEntry[] = [];
   for (const entry of config.plugins) {
@@ -206,6 +200,21 @@ export async function loadHostConfig(
     services: config.services,
     ...(config.defaultModel === undefined ? {} : { defaultModel: config.defaultModel }),
   };
+}
+
+/**
+ * Reads and checks a `runvil.config.json` without loading its plugins (the CLI reads its
+ * `journal` key this way). Throws a HostConfigError naming `file` and the key path.
+ */
+export function readHostConfig(file: string): HostConfig {
+  let text: string;
+  try {
+    text = UTF8.decode(readInputFile(file, { what: "a configuration file" }));
+  } catch (error) {
+    const detail = error instanceof InputFileError ? error.detail : String(error);
+    throw new HostConfigError(file, `cannot read the file: ${detail}`, { cause: error });
+  }
+  return parseHostConfig(file, text);
 }
 
 /** Whether `path` exists, and as a file. */

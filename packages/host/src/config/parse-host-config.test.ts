@@ -38,6 +38,10 @@ describe("parseHostConfig", () => {
       services: { "acme/api-key": "k" },
     });
     expect(parseHostConfig("x.json", '{"plugins":[]}')).toEqual({ plugins: [], services: {} });
+    expect(parseHostConfig("x.json", '{"plugins":[],"journal":"runs/j.db"}').journal).toBe(
+      "runs/j.db",
+    );
+    expect(parseHostConfig("x.json", '{"plugins":[],"journal":false}').journal).toBe(false);
   });
 
   it("names the file and the key path in every error", () => {
@@ -48,7 +52,7 @@ describe("parseHostConfig", () => {
       ['{"plugins":{}}', "plugins must be an array"],
       [
         '{"plugins":[], "plugin": []}',
-        "plugin is not a known key (known: plugins, services, providers, defaultModel)",
+        "plugin is not a known key (known: plugins, services, providers, defaultModel, journal)",
       ],
       ['{"plugins":["web"]}', "plugins[0] must be an object"],
       ['{"plugins":[{}]}', "plugins[0].module is required"],
@@ -65,6 +69,8 @@ describe("parseHostConfig", () => {
         'plugins[0]."my key" is not a known key (known: module, export, options)',
       ],
       ['{"plugins":[],"services":[]}', "services must be an object"],
+      ['{"plugins":[],"journal":true}', "journal must be a file path, a postgres:// URL or false"],
+      ['{"plugins":[],"journal":""}', "journal must be a file path, a postgres:// URL or false"],
     ];
     for (const [text, detail] of cases) {
       const message = problem(text);

@@ -35,9 +35,15 @@ export interface HostConfig {
   readonly providers?: readonly ProviderConfig[];
   /** `defaultModel`: the catalog id a role without `model:` binds to. */
   readonly defaultModel?: string;
+  /**
+   * Where `runvil run` records runs (docs/design/journal.md): a SQLite file relative to the
+   * configuration file, a PostgreSQL URL, or `false` (record nothing by default); undefined:
+   * `.runvil/runs.db` beside the file.
+   */
+  readonly journal?: string | false;
 }
 
-const TOP_KEYS = ["plugins", "services", "providers", "defaultModel"];
+const TOP_KEYS = ["plugins", "services", "providers", "defaultModel", "journal"];
 const PLUGIN_KEYS = ["module", "export", "options"];
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
@@ -118,10 +124,19 @@ export function parseHostConfig(file: string, text: string): HostConfig {
   const services = data.services ?? {};
   if (!isRecord(services)) throw new HostConfigError(file, "services must be an object");
   const defaultModel = optionalString(file, data.defaultModel, "defaultModel");
+  const journal = data.journal;
+  if (
+    journal !== undefined &&
+    journal !== false &&
+    (typeof journal !== "string" || journal === "")
+  ) {
+    throw new HostConfigError(file, "journal must be a file path, a postgres:// URL or false");
+  }
   return {
     plugins,
     services,
     ...(data.providers === undefined ? {} : { providers: providerConfigs(file, data.providers) }),
     ...(defaultModel === undefined ? {} : { defaultModel }),
+    ...(journal === undefined ? {} : { journal }),
   };
 }

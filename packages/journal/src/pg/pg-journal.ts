@@ -62,6 +62,7 @@ interface EffectRow {
   readonly arrival: number;
   readonly started_us: string;
   readonly duration_us: string;
+  readonly events_before: number;
   readonly output: string | null;
   readonly failure: string | null;
 }
@@ -143,8 +144,8 @@ class PgJournal implements Journal {
     await this.#query(
       `cannot record effect ${effect.effect} of run ${runId}`,
       `WITH ${EVENTS_CTE}
-       INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure)
-       VALUES ($1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure, events_before)
+       VALUES ($1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       [
         runId,
         ...eventColumns(events),
@@ -158,6 +159,7 @@ class PgJournal implements Journal {
         Math.round(effect.durationUs),
         effect.output ?? null,
         effect.failure === undefined ? null : JSON.stringify(effect.failure),
+        effect.eventsBefore,
       ],
     );
   }
@@ -279,7 +281,7 @@ class PgJournal implements Journal {
   async readEffects(runId: string): Promise<readonly EffectRecord[]> {
     const rows = await this.#query<EffectRow & Pg.QueryResultRow>(
       `cannot read the effects of run ${runId}`,
-      "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure FROM effects WHERE run_id = $1 ORDER BY issued",
+      "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, events_before, output, failure FROM effects WHERE run_id = $1 ORDER BY issued",
       [runId],
     );
     return rows.map((row) => {
@@ -293,6 +295,7 @@ class PgJournal implements Journal {
         arrival: row.arrival,
         startedUs: Number(row.started_us),
         durationUs: Number(row.duration_us),
+        eventsBefore: row.events_before,
         ...(row.output === null ? {} : { output: row.output }),
         ...(failure === undefined ? {} : { failure }),
       };

@@ -48,6 +48,8 @@ export const PG_MIGRATIONS: readonly string[] = [
     line TEXT NOT NULL,
     PRIMARY KEY (run_id, seq)
   );`,
+  // 2: the event count at each result's arrival (a replay's logical clock).
+  "ALTER TABLE effects ADD COLUMN events_before INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /** The schema version this Runvil writes. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { JournalError } from "../journal-error";
 import { describeJournalContract } from "../testing";
 import { contractEffect, contractInputs } from "../testing/journal-contract";
-import { SQLITE_SCHEMA_VERSION } from "./schema";
+import { JOURNAL_APPLICATION_ID, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema";
 import { openSqliteJournal } from "./sqlite-journal";
 
 const folders: string[] = [];
@@ -73,6 +73,29 @@ describe("the SQLite journal file", () => {
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     db.close();
+  });
+
+  it("migrates a journal of schema version 1, keeping its runs", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file);
+    db.exec(SQLITE_MIGRATIONS[0] as string);
+    db.pragma(`application_id = ${JOURNAL_APPLICATION_ID}`);
+    db.pragma("user_version = 1");
+    db.prepare(
+      "INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions) VALUES ('20270115-080000-abcdef', 'old.md', 'sha256:0', x'23', '', '0', 1800000000000, 'null', '{}', '{}')",
+    ).run();
+    db.prepare(
+      `INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output) VALUES ('20270115-080000-abcdef', '0/1', 'store', '${JSON.stringify(contractEffect(1).origin)}', '{}', 1, 1, 0, 1, '{"$undefined":true}')`,
+    ).run();
+    db.close();
+    const journal = openSqliteJournal(file);
+    expect((await journal.findRun("20270115-080000-abcdef"))?.promptPath).toBe("old.md");
+    expect((await journal.readEffects("20270115-080000-abcdef"))[0]?.eventsBefore).toBe(0);
+    await journal.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
+    check.close();
   });
 
   it("refuses a corrupt file, naming it, and leaves it as it was", async () => {

@@ -3,7 +3,13 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { encodeValue } from "../codec";
-import type { Journal, ListRunsOptions, RunRecorder } from "../journal";
+import {
+  GROUP_COMMIT_EFFECTS,
+  GROUP_COMMIT_MS,
+  type Journal,
+  type ListRunsOptions,
+  type RunRecorder,
+} from "../journal";
 import { JournalError } from "../journal-error";
 import { promptHash } from "../prompt-hash";
 import type {
@@ -63,6 +69,7 @@ interface EffectRow {
   readonly arrival: number;
   readonly started_us: number;
   readonly duration_us: number;
+  readonly events_before: number;
   readonly output: string | null;
   readonly failure: string | null;
 }
@@ -108,6 +115,10 @@ class SqliteRecorder implements RunRecorder {
   readonly runId: string;
   readonly #journal: SqliteJournal;
   #events: EventRecord[] = [];
+  #effects: EffectRecord[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  /** A failure of a batch written by the timer, thrown by the next write. */
+  #failed: unknown;
 
   constructor(journal: SqliteJournal, runId: string) {
     this.#journal = journal;
@@ -118,14 +129,40 @@ class SqliteRecorder implements RunRecorder {
     this.#events.push(event);
   }
 
-  recordEffect(effect: EffectRecord): undefined {
+  /** Writes the batch: the buffered events and effects, in one transaction. */
+  #flush(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#effects.length === 0) return;
     const events = this.#events;
+    const effects = this.#effects;
     this.#events = [];
-    this.#journal.writeEffect(this.runId, events, effect);
+    this.#effects = [];
+    this.#journal.writeEffects(this.runId, events, effects);
+  }
+
+  recordEffect(effect: EffectRecord, durable = true): undefined {
+    if (this.#failed !== undefined) throw this.#failed;
+    this.#effects.push(effect);
+    if (durable || this.#effects.length >= GROUP_COMMIT_EFFECTS) {
+      this.#flush();
+    } else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        try {
+          this.#flush();
+        } catch (error) {
+          this.#failed = error;
+        }
+      }, GROUP_COMMIT_MS);
+      this.#timer.unref();
+    }
     return undefined;
   }
 
   async finish(ending: RunEnding): Promise<void> {
+    this.#flush();
     const events = this.#events;
     this.#events = [];
     this.#journal.writeEnding(this.runId, events, ending);
@@ -138,10 +175,10 @@ class SqliteJournal implements Journal {
   readonly #db: Database;
   readonly #insertEvent: Statement;
   readonly #insertEffect: Statement;
-  readonly #writeEffect: (
+  readonly #writeEffects: (
     runId: string,
     events: readonly EventRecord[],
-    effect: EffectRecord,
+    effects: readonly EffectRecord[],
   ) => void;
   readonly #writeEnding: (runId: string, events: readonly EventRecord[], ending: RunEnding) => void;
 
@@ -152,8 +189,8 @@ class SqliteJournal implements Journal {
       "INSERT INTO events (run_id, seq, type, chain, line) VALUES (?, ?, ?, ?, ?)",
     );
     this.#insertEffect = db.prepare(
-      `INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure, events_before)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const endRun = db.prepare(
       `UPDATE runs SET ended_at = ?, outcome = ?, error_kind = ?, result = ?, effects = ?, model_rounds = ?,
@@ -164,21 +201,23 @@ class SqliteJournal implements Journal {
         this.#insertEvent.run(runId, event.seq, event.type, event.chain, event.line);
       }
     };
-    this.#writeEffect = db.transaction((runId, events, effect) => {
+    this.#writeEffects = db.transaction((runId, events, effects) => {
       insertEvents(runId, events);
-      this.#insertEffect.run(
-        runId,
-        effect.effect,
-        effect.kind,
-        JSON.stringify(effect.origin),
-        effect.request,
-        effect.issued,
-        effect.arrival,
-        Math.round(effect.startedUs),
-        Math.round(effect.durationUs),
-        effect.output ?? null,
-        effect.failure === undefined ? null : JSON.stringify(effect.failure),
-      );
+      for (const effect of effects)
+        this.#insertEffect.run(
+          runId,
+          effect.effect,
+          effect.kind,
+          JSON.stringify(effect.origin),
+          effect.request,
+          effect.issued,
+          effect.arrival,
+          Math.round(effect.startedUs),
+          Math.round(effect.durationUs),
+          effect.output ?? null,
+          effect.failure === undefined ? null : JSON.stringify(effect.failure),
+          effect.eventsBefore,
+        );
     });
     this.#writeEnding = db.transaction((runId, events, ending) => {
       insertEvents(runId, events);
@@ -207,9 +246,16 @@ class SqliteJournal implements Journal {
     }
   }
 
-  writeEffect(runId: string, events: readonly EventRecord[], effect: EffectRecord): void {
-    this.#guard(`cannot record effect ${effect.effect} of run ${runId}`, () =>
-      this.#writeEffect(runId, events, effect),
+  writeEffects(
+    runId: string,
+    events: readonly EventRecord[],
+    effects: readonly EffectRecord[],
+  ): void {
+    const first = effects[0]?.effect;
+    const last = effects[effects.length - 1]?.effect;
+    const named = first === last ? `effect ${first}` : `effects ${first} to ${last}`;
+    this.#guard(`cannot record ${named} of run ${runId}`, () =>
+      this.#writeEffects(runId, events, effects),
     );
   }
 
@@ -302,7 +348,7 @@ class SqliteJournal implements Journal {
     return this.#guard(`cannot read the effects of run ${runId}`, () => {
       const rows = this.#db
         .prepare(
-          "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure FROM effects WHERE run_id = ? ORDER BY issued",
+          "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, events_before, output, failure FROM effects WHERE run_id = ? ORDER BY issued",
         )
         .all(runId) as EffectRow[];
       return rows.map(effectOf);
@@ -346,6 +392,7 @@ function effectOf(row: EffectRow): EffectRecord {
     arrival: row.arrival,
     startedUs: row.started_us,
     durationUs: row.duration_us,
+    eventsBefore: row.events_before,
     ...(row.output === null ? {} : { output: row.output }),
     ...(failure === undefined ? {} : { failure }),
   };
@@ -368,6 +415,10 @@ export function openSqliteJournal(file: string, options: SqliteJournalOptions = 
     checkJournal(db, file);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    // Index pages of a growing journal stay in memory (the default cache is 2 MiB).
+    db.pragma("cache_size = -32768");
+    // Checkpoints (each with an fsync) every 64 MiB of WAL rather than every 4 MiB.
+    db.pragma("wal_autocheckpoint = 16384");
     migrate(db);
     return new SqliteJournal(file, db);
   } catch (error) {

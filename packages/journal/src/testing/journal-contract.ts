@@ -60,6 +60,7 @@ export function contractEffect(n: number, overrides: Partial<EffectRecord> = {})
     request: encodeValue({ op: "write", path: `note-${n}.md`, contents: `text ${n}` }),
     issued: n,
     arrival: n,
+    eventsBefore: 2 * n,
     startedUs: n * 100,
     durationUs: 12,
     output: encodeValue(undefined),
