@@ -329,11 +329,13 @@ class PgJournal implements Journal {
 }
 
 /** Checks the schema version and migrates, under an advisory lock (two first opens at once). */
-async function migrate(pool: Pg.Pool, location: string): Promise<void> {
+async function migrate(pool: Pg.Pool, location: string, schema: string): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext('runvil_journal'))");
+    // Under the lock: two first opens at once would race on CREATE SCHEMA IF NOT EXISTS.
+    if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query("CREATE TABLE IF NOT EXISTS runvil_journal (version INTEGER NOT NULL)");
     const found = await client.query<{ version: number }>("SELECT version FROM runvil_journal");
     let version = found.rows[0]?.version ?? 0;
@@ -386,8 +388,7 @@ export async function openPgJournal(url: string, options: PgJournalOptions = {})
   });
   pool.on("error", () => {}); // an idle client's loss is seen at its next query
   try {
-    if (schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await migrate(pool, location);
+    await migrate(pool, location, schema);
     return new PgJournal(location, pool);
   } catch (error) {
     await pool.end().catch(() => {});
