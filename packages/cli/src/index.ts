@@ -1,3 +1,4 @@
+export type { CheckDiagnostic, DiagnosticSeverity } from "./check/diagnostics";
 export {
   type CheckFileReport,
   type CheckOptions,

@@ -159,6 +159,18 @@ describe("runvil check", () => {
           },
         },
       ],
+      diagnostics: [
+        {
+          file: "demo.md",
+          line: 5,
+          column: 8,
+          endLine: 5,
+          endColumn: 11,
+          severity: "error",
+          message: "web needs runvil/search-provider, and the environment provides none",
+          code: "RequirementsUnmet",
+        },
+      ],
     });
   });
 

@@ -3,6 +3,12 @@ import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type Prompt, type PromptParseError } from "@runvil/parser";
 import { INPUT_BROKER, type InputBroker } from "@runvil/sdk";
 import { type BindingJson, bindingLines, bindingsJson } from "../bindings";
+import {
+  type CheckDiagnostic,
+  fileDiagnostic,
+  parseErrorDiagnostic,
+  requirementsDiagnostics,
+} from "../check/diagnostics";
 import { formatHostError, formatParseError, formatRefusal } from "../format-parse-error";
 import { CliHostCache } from "../host/cli-host";
 import type { CliIo } from "../io";
@@ -36,6 +42,11 @@ function errorJson(error: PromptParseError): FileError {
   if (error.line !== undefined) out.line = error.line;
   if (error.column !== undefined) out.column = error.column;
   return out;
+}
+
+/** The file's text for finding spans: decoded leniently, line endings normalized, BOM dropped. */
+function decodeForPositions(bytes: Uint8Array): string {
+  return new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes).replace(/\r\n?/g, "\n");
 }
 
 /** Stands in for the terminal's broker: check prepares runs but never runs one. */
@@ -98,6 +109,7 @@ export async function checkCommand(
   const parse = createPromptParser(await loadLuaRuntime());
   const hosts = new CliHostCache();
   const reports: CheckFileReport[] = [];
+  const diagnostics: CheckDiagnostic[] = [];
   for (const file of files) {
     let bytes: Uint8Array;
     try {
@@ -105,18 +117,25 @@ export async function checkCommand(
     } catch (error) {
       const message = readFailureMessage(error);
       reports.push({ file, ok: false, error: { kind: "File", message } });
+      diagnostics.push(fileDiagnostic(file, "File", message));
       if (!options.json) io.stderr(`${file}: ${message}\n`);
       continue;
     }
     const result = parse(bytes, { path: file });
     if (!result.ok) {
       reports.push({ file, ok: false, error: errorJson(result.error) });
+      diagnostics.push(parseErrorDiagnostic(file, result.error, decodeForPositions(bytes)));
       if (!options.json) io.stderr(`${formatParseError(file, result.error)}\n`);
       continue;
     }
     const checked = await prepareCheck(file, result.prompt, hosts, options, broker);
     if (!checked.ok) {
       reports.push({ file, ok: false, error: checked.error });
+      diagnostics.push(
+        ...(checked.error.kind === "RequirementsUnmet"
+          ? requirementsDiagnostics(file, result.prompt, checked.error.message)
+          : [fileDiagnostic(file, checked.error.kind, checked.error.message)]),
+      );
       if (!options.json) io.stderr(`${checked.text}\n`);
       continue;
     }
@@ -133,7 +152,9 @@ export async function checkCommand(
   }
   const failedCount = reports.filter((r) => !r.ok).length;
   if (options.json) {
-    io.stdout(`${JSON.stringify({ files: reports, ok: failedCount === 0 }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ files: reports, ok: failedCount === 0, diagnostics }, null, 2)}\n`,
+    );
   } else if (files.length > 1) {
     io.stdout(`${files.length - failedCount} of ${files.length} prompts pass\n`);
   }
