@@ -11,6 +11,7 @@ export type {
   ToolCallOutput,
   ToolCallRequest,
 } from "./effect-port";
+export type { BudgetLimits, BudgetScope, RunBudget } from "./run-budget";
 export type {
   CatalogTool,
   DroppedTool,
@@ -22,12 +23,14 @@ export type {
 export { RUN_ERROR_KINDS, type RunError, type RunErrorKind, type RunErrorValue } from "./run-error";
 export {
   type AssistantToolCall,
+  type BudgetExceededEventFields,
   type EntryEnding,
   type EntryVia,
   type EventEnvelope,
   type EventFields,
   formatEventLine,
   type ModelTurnEventFields,
+  type RoundCostEventFields,
   type RunEvent,
   type RunEventOf,
   type RunEventType,

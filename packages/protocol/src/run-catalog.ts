@@ -1,4 +1,5 @@
-import type { JsonValue, ModelSettings } from "@runvil/sdk";
+import type { JsonValue, ModelPrices, ModelSettings } from "@runvil/sdk";
+import type { RunBudget } from "./run-budget";
 
 /**
  * One catalog tool as the Engine sees it: its data, never its code (tools chapter, "Who runs a
@@ -68,6 +69,11 @@ export interface RunModelRole {
   readonly maxOutputTokens: number;
   /** Whether the bound model takes tool definitions. */
   readonly tools: boolean;
+  /**
+   * The bound model's prices (USD per million tokens), when its catalog entry gives them; a
+   * round on a model without prices has an unknown cost (docs/design/cost.md).
+   */
+  readonly prices?: ModelPrices;
   /** The role's system text (`system:`), sent with every round of the role, when it has one. */
   readonly system?: string;
   /** The role's generation settings as a round sends them (`temperature?`, `maxOutputTokens?`, `stop?`). */
@@ -96,4 +102,10 @@ export interface RunCatalog {
    * every role or refuses the run). Empty for a prompt without roles.
    */
   readonly models: readonly RunModelRole[];
+  /**
+   * The Host's budget for the run (`runvil.config.json`'s `budget`), when it sets one; the
+   * Engine applies it together with the prompt's own (the tighter limit wins,
+   * docs/design/budgets.md).
+   */
+  readonly budget?: RunBudget;
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from "@runvil/sdk";
+import type { BudgetScope } from "./run-budget";
 import type { RunErrorKind } from "./run-error";
 
 /** How a section entry began. */
@@ -103,7 +104,7 @@ export interface EventFields {
     readonly reasoning_tokens: number;
     /** How many tool calls the reply made. */
     readonly tool_calls: number;
-  };
+  } & RoundCostEventFields;
   model_turn_failed: ModelTurnEventFields & {
     /** The error value's kind (`context_exhausted`, `internal`, `cancelled`). */
     readonly kind: string;
@@ -121,6 +122,8 @@ export interface EventFields {
     readonly reason: string;
   };
   model_reply_refused: { readonly turn: number; readonly message: string };
+  /** A budget refused a round before it was sent, or was crossed by its reply (budgets.md). */
+  budget_exceeded: BudgetExceededEventFields;
   context_precheck_failed: {
     readonly turn: number;
     readonly role: string;
@@ -151,6 +154,46 @@ export interface EventFields {
     readonly estimated_tokens: number;
   };
   compaction_failed: { readonly turn: number; readonly message: string };
+}
+
+/**
+ * The cost fields of `model_turn_completed` (docs/design/cost.md): the round's own cost and the
+ * running sums once it is counted. Costs are US dollars as exact decimal text (`"0.0042"`), or
+ * null when a round counted in them ran on a model without prices. Tokens are input + output.
+ */
+export interface RoundCostEventFields {
+  /** This round's cost; null when its model has no prices. */
+  readonly cost_usd: string | null;
+  /** The tokens of every entry of this section so far (what a section budget counts). */
+  readonly section_tokens: number;
+  readonly section_cost_usd: string | null;
+  /** The tokens of this task (`sys.taskid`) so far. */
+  readonly task_tokens: number;
+  readonly task_cost_usd: string | null;
+  /** The run's tokens so far. */
+  readonly run_tokens: number;
+  readonly run_cost_usd: string | null;
+}
+
+/** Which budget stopped a round, and by how much (docs/design/budgets.md). */
+export interface BudgetExceededEventFields {
+  readonly turn: number;
+  readonly role: string;
+  readonly model: string;
+  /** The budget's scope: the run, or this section. */
+  readonly scope: BudgetScope;
+  /** What it limits: tokens, or US dollars. */
+  readonly measure: "tokens" | "cost_usd";
+  /** Where the limit in force came from: the prompt's frontmatter or the Host's config. */
+  readonly from: "frontmatter" | "host";
+  /** The limit: a whole number of tokens, or dollars as decimal text. */
+  readonly limit: number | string;
+  /** What the scope had spent: before the round (`estimate`), or with it (`actual`). */
+  readonly spent: number | string;
+  /** `estimate`: the round was refused before it was sent; `actual`: its reply crossed the limit. */
+  readonly check: "estimate" | "actual";
+  /** For `estimate`: the most the round could spend (its estimate plus its max output). */
+  readonly round?: number | string;
 }
 
 /** One call of an `assistant_tool_calls` event. */

@@ -14,6 +14,15 @@ export interface TokenUsage {
   readonly cachedInputTokens: number;
   /** Output tokens spent on reasoning (also counted in `outputTokens`). */
   readonly reasoningTokens: number;
+  /**
+   * What the rounds cost in US dollars, an exact decimal text such as `"0.004515"` (never an
+   * exponent, no trailing zeros; `"0"` for no rounds), priced from each round's catalog model
+   * (docs/design/cost.md). Null when any of the rounds ran on a model without prices: the cost
+   * is unknown, never 0.
+   */
+  readonly costUsd: string | null;
+  /** How many of the rounds ran on a model without prices (`costUsd` is null when any did). */
+  readonly unpricedRounds: number;
 }
 
 /** The usage of one section entry that ran model rounds. */
@@ -26,18 +35,23 @@ export interface SectionUsage {
   readonly chain: string;
   /** The task id (`sys.taskid`). */
   readonly task: string;
+  /** The entry's sums over every model. */
+  readonly total: TokenUsage;
   /** Sums by catalog model id. */
   readonly byModel: Readonly<Record<string, TokenUsage>>;
 }
 
 /**
- * A run's model usage: the total, the sums by catalog model id (what a price list applies to),
- * and each section entry's own, sorted by entry id. Sums commute, so the usage is the same
- * however concurrent chains interleave.
+ * A run's model usage and cost: the total, the sums by catalog model id, by section name (every
+ * entry of a section, what a section budget counts), by task id (`sys.taskid`), and each
+ * section entry's own, sorted by entry id. Sums commute, so the usage is the same however
+ * concurrent chains interleave. Record keys are sorted.
  */
 export interface RunUsage {
   readonly total: TokenUsage;
   readonly byModel: Readonly<Record<string, TokenUsage>>;
+  readonly bySection: Readonly<Record<string, TokenUsage>>;
+  readonly byTask: Readonly<Record<string, TokenUsage>>;
   readonly sections: readonly SectionUsage[];
 }
 
