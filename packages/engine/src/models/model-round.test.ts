@@ -54,6 +54,13 @@ describe("runModelRound", () => {
         cached_input_tokens: 0,
         reasoning_tokens: 0,
         tool_calls: 0,
+        cost_usd: null,
+        section_tokens: 12,
+        section_cost_usd: null,
+        task_tokens: 12,
+        task_cost_usd: null,
+        run_tokens: 12,
+        run_cost_usd: null,
       },
       expect.objectContaining({ type: "model_turn_started", turn: 2 }),
       expect.objectContaining({ type: "model_turn_completed", turn: 2, finish_reason: "length" }),
@@ -199,17 +206,29 @@ describe("runModelRound", () => {
       outputTokens: sums[2],
       cachedInputTokens: 0,
       reasoningTokens: 0,
+      costUsd: null,
+      unpricedRounds: sums[0],
     });
     expect(run.result.usage).toEqual({
       total: usage([4, 1111, 10]),
       byModel: { c: usage([1, 100, 3]), w: usage([3, 1011, 7]) },
+      bySection: { One: usage([3, 1110, 9]), T: usage([1, 1, 1]) },
+      byTask: { "0": usage([4, 1111, 10]) },
       sections: [
-        { entry: "0.0", section: "T", chain: "0", task: "0", byModel: { w: usage([1, 1, 1]) } },
+        {
+          entry: "0.0",
+          section: "T",
+          chain: "0",
+          task: "0",
+          total: usage([1, 1, 1]),
+          byModel: { w: usage([1, 1, 1]) },
+        },
         {
           entry: "0.1",
           section: "One",
           chain: "0",
           task: "0",
+          total: usage([3, 1110, 9]),
           byModel: { c: usage([1, 100, 3]), w: usage([2, 1010, 6]) },
         },
       ],
@@ -233,6 +252,8 @@ describe("runModelRound", () => {
       outputTokens: 5,
       cachedInputTokens: 4,
       reasoningTokens: 2,
+      costUsd: null,
+      unpricedRounds: 1,
     });
     expect(run.port.events.find((e) => e.type === "model_turn_completed")).toMatchObject({
       cached_input_tokens: 4,
@@ -249,8 +270,12 @@ describe("runModelRound", () => {
         outputTokens: 0,
         cachedInputTokens: 0,
         reasoningTokens: 0,
+        costUsd: "0",
+        unpricedRounds: 0,
       },
       byModel: {},
+      bySection: {},
+      byTask: {},
       sections: [],
     });
   });

@@ -1,5 +1,7 @@
 import type { ModelRoundVia, RunModelRole } from "@runvil/protocol";
 import type { ModelReply, ModelTool } from "@runvil/sdk";
+import { type BudgetRound, checkAfterRound, checkBeforeRound } from "../budget/budget-check";
+import { roundCost } from "../cost/round-cost";
 import { EngineError } from "../lua";
 import type { MessageRecord } from "../messages/message-record";
 import { utf8Length } from "../messages/utf8-length";
@@ -18,7 +20,7 @@ import {
 } from "./models-texts";
 import { roundFailure } from "./round-failure";
 import type { ModelRole } from "./run-models";
-import { usageOf } from "./usage";
+import { costOf, costText, tokensOf, usageOf } from "./usage";
 
 /** One round to run: on which role, for which call, with which records and tools. */
 export interface ModelRoundSpec {
@@ -108,7 +110,9 @@ function replyLimitProblem(reply: ModelReply): string | undefined {
  * - `context_exhausted` reason `precheck` before any request, with `context_precheck_failed`;
  * - the provider's failure (round-failure.ts), with `model_turn_failed`;
  * - `internal` for a reply past its limits, with `model_reply_refused` after the turn completed;
- * - `internal` for a port without `modelRound`, or a role the run did not bind.
+ * - `internal` for a port without `modelRound`, or a role the run did not bind;
+ * - a quota refusal (kind `lua`, uncaught → `Quota`) with `budget_exceeded` when a budget
+ *   refuses the round before it is sent or its reply crosses one (docs/design/budgets.md).
  *
  * Each error but the last carries the round's cause, and an `internal` one ends the run as
  * `Completion` when uncaught (see {@link roundError}).
@@ -151,6 +155,12 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
     );
     throw fail(new EngineError("context_exhausted", message, { reason: "precheck" }));
   }
+  const budgetRound: BudgetRound = { entry, turn, label: role.label, binding };
+  checkBeforeRound(
+    budgetRound,
+    estimate,
+    binding.settings.maxOutputTokens ?? binding.maxOutputTokens,
+  );
   const port = ctx.options.effects;
   if (port.modelRound === undefined) throw fail(new EngineError("internal", NO_MODEL_PORT_MESSAGE));
   const effect = entry.nextEffectId();
@@ -221,7 +231,8 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
   }
   entry.tools.rounds += 1;
   const { usage } = reply;
-  usageOf(ctx).add(entry, model, usage);
+  const cost = roundCost(usage, binding.prices);
+  const counted = usageOf(ctx).add(entry, model, usage, cost);
   ctx.emit(entry.source, "model_turn_completed", {
     turn,
     role: role.label,
@@ -233,7 +244,15 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
     cached_input_tokens: usage.cachedInputTokens ?? 0,
     reasoning_tokens: usage.reasoningTokens ?? 0,
     tool_calls: reply.toolCalls.length,
+    cost_usd: costText(cost),
+    section_tokens: tokensOf(counted.section),
+    section_cost_usd: costText(costOf(counted.section)),
+    task_tokens: tokensOf(counted.task),
+    task_cost_usd: costText(costOf(counted.task)),
+    run_tokens: tokensOf(counted.run),
+    run_cost_usd: costText(costOf(counted.run)),
   });
+  checkAfterRound(budgetRound, counted, usage.inputTokens + usage.outputTokens, cost);
   const problem = replyLimitProblem(reply);
   if (problem !== undefined) {
     ctx.emit(entry.source, "model_reply_refused", { turn, message: problem });

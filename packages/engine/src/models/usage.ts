@@ -1,37 +1,86 @@
 import type { RunUsage, SectionUsage, TokenUsage } from "@runvil/protocol";
 import type { ModelUsage } from "@runvil/sdk";
+import { Usd } from "../cost/usd";
 import type { RunContext } from "../run/run-context";
 import type { Entry } from "../walk/entry";
 
-/** Mutable token sums. */
-interface Sums {
+/** Mutable token and cost sums. */
+export interface Sums {
   rounds: number;
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** The cost of the priced rounds. */
+  cost: Usd;
+  /** Rounds on a model without prices. */
+  unpricedRounds: number;
 }
 
-function zero(): Sums {
-  return { rounds: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+/** Empty sums. */
+export function zeroSums(): Sums {
+  return {
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    cost: Usd.ZERO,
+    unpricedRounds: 0,
+  };
 }
 
-function add(sums: Sums, usage: ModelUsage): void {
+/** What budgets count as a scope's tokens: input plus output. */
+export function tokensOf(sums: Sums): number {
+  return sums.inputTokens + sums.outputTokens;
+}
+
+/** The scope's cost, or undefined when a round of it ran on a model without prices. */
+export function costOf(sums: Sums): Usd | undefined {
+  return sums.unpricedRounds > 0 ? undefined : sums.cost;
+}
+
+/** The cost as events and results write it: decimal text, or null when unknown. */
+export function costText(cost: Usd | undefined): string | null {
+  return cost === undefined ? null : cost.toString();
+}
+
+function addRound(sums: Sums, usage: ModelUsage, cost: Usd | undefined): void {
   sums.rounds += 1;
   sums.inputTokens += usage.inputTokens;
   sums.outputTokens += usage.outputTokens;
   sums.cachedInputTokens += usage.cachedInputTokens ?? 0;
   sums.reasoningTokens += usage.reasoningTokens ?? 0;
+  if (cost === undefined) sums.unpricedRounds += 1;
+  else sums.cost = sums.cost.plus(cost);
+}
+
+function addSums(into: Sums, part: Sums): void {
+  into.rounds += part.rounds;
+  into.inputTokens += part.inputTokens;
+  into.outputTokens += part.outputTokens;
+  into.cachedInputTokens += part.cachedInputTokens;
+  into.reasoningTokens += part.reasoningTokens;
+  into.cost = into.cost.plus(part.cost);
+  into.unpricedRounds += part.unpricedRounds;
 }
 
 function frozen(sums: Sums): TokenUsage {
-  return { ...sums };
+  const { cost: _cost, ...counts } = sums;
+  return { ...counts, costUsd: costText(costOf(sums)) };
 }
 
-function byModelOf(map: ReadonlyMap<string, Sums>): Record<string, TokenUsage> {
+function recordOf(
+  map: ReadonlyMap<string, Sums>,
+  order: (a: string, b: string) => number,
+): Record<string, TokenUsage> {
   const out: Record<string, TokenUsage> = {};
-  for (const model of [...map.keys()].sort()) out[model] = frozen(map.get(model) ?? zero());
+  for (const key of [...map.keys()].sort(order)) out[key] = frozen(map.get(key) ?? zeroSums());
   return out;
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Compares entry ids (`0.1`, `0.10`, `0.1.2`) by their numeric segments. */
@@ -53,15 +102,39 @@ interface EntrySums {
   readonly byModel: Map<string, Sums>;
 }
 
+/** The sums a round was counted into, as they stand after it. */
+export interface CountedRound {
+  /** Every entry of the round's section. */
+  readonly section: Readonly<Sums>;
+  /** The round's task. */
+  readonly task: Readonly<Sums>;
+  /** The run. */
+  readonly run: Readonly<Sums>;
+}
+
+function sumsIn(map: Map<string, Sums>, key: string): Sums {
+  let sums = map.get(key);
+  if (sums === undefined) {
+    sums = zeroSums();
+    map.set(key, sums);
+  }
+  return sums;
+}
+
 /**
- * Adds up the usage of a run's completed model rounds (docs/design/loop.md §10), per section
- * entry and catalog model; failed requests add nothing.
+ * Adds up the usage and cost of a run's completed model rounds (docs/design/loop.md §10,
+ * docs/design/cost.md), per section entry and catalog model, and as running sums per section
+ * name, per task and for the run (what the round events report and budgets check); failed
+ * requests add nothing.
  */
 export class UsageRecorder {
   private readonly entries = new Map<string, EntrySums>();
+  private readonly sections = new Map<string, Sums>();
+  private readonly tasks = new Map<string, Sums>();
+  private readonly total = zeroSums();
 
-  /** Adds one completed round of `entry` on `model`. */
-  add(entry: Entry, model: string, usage: ModelUsage): void {
+  /** Adds one completed round of `entry` on `model`, costing `cost` (undefined: unknown). */
+  add(entry: Entry, model: string, usage: ModelUsage, cost: Usd | undefined): CountedRound {
     let sums = this.entries.get(entry.id);
     if (sums === undefined) {
       sums = {
@@ -73,43 +146,52 @@ export class UsageRecorder {
       };
       this.entries.set(entry.id, sums);
     }
-    let onModel = sums.byModel.get(model);
-    if (onModel === undefined) {
-      onModel = zero();
-      sums.byModel.set(model, onModel);
-    }
-    add(onModel, usage);
+    addRound(sumsIn(sums.byModel, model), usage, cost);
+    const section = sumsIn(this.sections, entry.name);
+    const task = sumsIn(this.tasks, entry.chain.taskId);
+    for (const target of [section, task, this.total]) addRound(target, usage, cost);
+    return { section, task, run: this.total };
+  }
+
+  /** The sums so far of every entry of section `name` (zero before its first round). */
+  sectionSums(name: string): Readonly<Sums> {
+    return this.sections.get(name) ?? zeroSums();
+  }
+
+  /** The run's sums so far. */
+  runSums(): Readonly<Sums> {
+    return this.total;
   }
 
   /** The run's usage as the run result carries it. */
   usage(): RunUsage {
-    const total = zero();
     const models = new Map<string, Sums>();
     const sections: SectionUsage[] = [];
     const ids = [...this.entries.keys()].sort(compareEntryIds);
     for (const id of ids) {
       const sums = this.entries.get(id);
       if (sums === undefined) continue;
+      const entryTotal = zeroSums();
       for (const [model, part] of sums.byModel) {
-        const into = models.get(model) ?? zero();
-        models.set(model, into);
-        for (const target of [into, total]) {
-          target.rounds += part.rounds;
-          target.inputTokens += part.inputTokens;
-          target.outputTokens += part.outputTokens;
-          target.cachedInputTokens += part.cachedInputTokens;
-          target.reasoningTokens += part.reasoningTokens;
-        }
+        addSums(sumsIn(models, model), part);
+        addSums(entryTotal, part);
       }
       sections.push({
         entry: sums.entry,
         section: sums.section,
         chain: sums.chain,
         task: sums.task,
-        byModel: byModelOf(sums.byModel),
+        total: frozen(entryTotal),
+        byModel: recordOf(sums.byModel, byText),
       });
     }
-    return { total: frozen(total), byModel: byModelOf(models), sections };
+    return {
+      total: frozen(this.total),
+      byModel: recordOf(models, byText),
+      bySection: recordOf(this.sections, byText),
+      byTask: recordOf(this.tasks, compareEntryIds),
+      sections,
+    };
   }
 }
 

@@ -51,6 +51,18 @@ describe("bindModels", () => {
     expect(result.ok && [...result.providers]).toEqual([["claude-sonnet-4-6", ANTHROPIC]]);
   });
 
+  it("passes the bound model's prices, when its catalog entry gives them", () => {
+    const prices = { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 };
+    const priced = testProvider("priced", [testModel("sonnet", { prices })]);
+    const result = bindModels([testRole("writer", { model: ["sonnet", "gpt-4.1"] })], {
+      ...inputs(),
+      catalog: catalogOf(priced, OPENAI).models,
+    });
+    expect(result.ok && result.roles[0]?.prices).toEqual(prices);
+    const plain = bindModels([testRole("writer", { model: ["gpt-4.1"] })], inputs());
+    expect(plain.ok && plain.roles[0] !== undefined && "prices" in plain.roles[0]).toBe(false);
+  });
+
   it("passes the role's system text, generation settings and round cap", () => {
     const result = bindModels(
       [

@@ -119,6 +119,7 @@ function runRole(role: ModelRoleRequirement, model: CatalogModel): RunModelRole 
     contextWindow: model.info.contextWindow,
     maxOutputTokens: model.info.maxOutputTokens,
     tools: model.info.tools,
+    ...(model.info.prices === undefined ? {} : { prices: model.info.prices }),
     ...(settings.system === undefined ? {} : { system: settings.system }),
     settings: generation,
     maxRounds: settings.maxRounds,

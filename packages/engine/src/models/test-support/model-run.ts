@@ -1,4 +1,4 @@
-import type { ModelRoundEffectRequest, RunModelRole, RunResult } from "@runvil/protocol";
+import type { ModelRoundEffectRequest, RunBudget, RunModelRole, RunResult } from "@runvil/protocol";
 import type { ModelReply } from "@runvil/sdk";
 import { type Engine, loadEngine } from "../../run/engine";
 import type { RunOptions } from "../../run/run-options";
@@ -39,6 +39,8 @@ export interface ModelRunOptions extends Omit<RunOptions, "effects" | "catalog">
   readonly files?: Readonly<Record<string, string>>;
   /** Called with the port before the run starts. */
   readonly configure?: (port: ModelPort) => void;
+  /** The Host's budget on the run catalog (runvil.config.json's `budget`). */
+  readonly hostBudget?: RunBudget;
 }
 
 let engine: Promise<Engine> | undefined;
@@ -50,7 +52,7 @@ export async function runModelPrompt(
 ): Promise<ModelRun> {
   engine ??= loadEngine();
   const prompt = await parseForTest(text);
-  const { models = {}, roles, files, configure, ...rest } = options;
+  const { models = {}, roles, files, configure, hostBudget, ...rest } = options;
   const port = new ModelPort(models, files);
   configure?.(port);
   const bound =
@@ -62,7 +64,14 @@ export async function runModelPrompt(
   const result = await (await engine).run(prompt, {
     ...rest,
     effects: port,
-    catalog: { tools: [], packs: null, preludes: [], dropped: [], models: bound },
+    catalog: {
+      tools: [],
+      packs: null,
+      preludes: [],
+      dropped: [],
+      models: bound,
+      ...(hostBudget === undefined ? {} : { budget: hostBudget }),
+    },
   });
   return { result, port };
 }
