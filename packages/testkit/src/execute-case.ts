@@ -3,7 +3,7 @@ import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
 import { modelPortFor, type PluginEntry, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type PromptParser } from "@runvil/parser";
-import type { RunEvent, RunResult } from "@runvil/protocol";
+import type { RunEvent, RunResult, TokenUsage } from "@runvil/protocol";
 import type { RunRecord } from "./run-record";
 import { createScenarioHost } from "./scenario-host";
 import { boundModelId, type ScenarioCase, type ScenarioModels } from "./scenario-types";
@@ -98,6 +98,7 @@ function recordOf(
     events: events.map((e) => plainJson(e) as Record<string, unknown>),
     store: files,
     var: plainJson(result.var),
+    usage: usageRecord(result.usage.total),
   };
   if (result.outcome === "succeeded" && result.result !== null) record.result = result.result;
   if (result.outcome === "failed") {
@@ -249,4 +250,17 @@ export async function executeCase(
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { failure: `the runner failed: ${text}`, toolErrors };
   }
+}
+
+/** The run's total usage under the `expect.usage` keys. */
+function usageRecord(total: TokenUsage): Record<string, number | string | null> {
+  return {
+    rounds: total.rounds,
+    input_tokens: total.inputTokens,
+    output_tokens: total.outputTokens,
+    cached_input_tokens: total.cachedInputTokens,
+    reasoning_tokens: total.reasoningTokens,
+    cost_usd: total.costUsd,
+    unpriced_rounds: total.unpricedRounds,
+  };
 }

@@ -39,6 +39,7 @@ describe("every expect key can fail (runner self-check)", () => {
     events: [{ events: [{ type: "model_turn_completed" }] }, runRecord()],
     store: [{ store: { "a.txt": "x" } }, runRecord()],
     var: [{ var: { kept: "yes" } }, runRecord()],
+    usage: [{ usage: { cost_usd: "0.1" } }, runRecord({ usage: { cost_usd: null } })],
   };
 
   it("covers every key of expect", () => {
@@ -55,6 +56,29 @@ describe("every expect key can fail (runner self-check)", () => {
 
   it("an empty expectation set never fails a run that parsed", () => {
     expect(checkExpectations({}, runRecord())).toEqual([]);
+  });
+});
+
+describe("usage", () => {
+  const usage = { rounds: 2, input_tokens: 10, cost_usd: "0.0042", unpriced_rounds: 0 };
+
+  it("passes when every key given equals the run's total", () => {
+    expect(
+      checkExpectations({ usage: { rounds: 2, cost_usd: "0.0042" } }, runRecord({ usage })),
+    ).toEqual([]);
+  });
+
+  it("names each key that differs, with both values", () => {
+    expect(only({ usage: { cost_usd: null } }, runRecord({ usage }))).toEqual({
+      path: "expect.usage.cost_usd",
+      message: `expected the run's cost_usd to be null, got "0.0042"`,
+      expected: null,
+      actual: "0.0042",
+    });
+  });
+
+  it("fails every key of a run that never started", () => {
+    expect(paths({ usage: { rounds: 0 } }, runRecord())).toEqual(["expect.usage.rounds"]);
   });
 });
 

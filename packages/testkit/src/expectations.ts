@@ -78,6 +78,7 @@ export function checkExpectations(expect: Expectations, actual: RunRecord): Mism
   if (expect.store !== undefined)
     checkStore(push, withNonceDeep(expect.store, nonce), actual.store);
   if (expect.var !== undefined) checkVar(push, withNonceDeep(expect.var, nonce), actual.var);
+  if (expect.usage !== undefined) checkUsage(push, expect.usage, actual.usage);
   return out;
 }
 
@@ -540,4 +541,26 @@ function checkVar(push: Push, expected: unknown, actual: unknown): void {
     return;
   }
   checkJson(push, "expect.var", "var", expected, actual);
+}
+
+function checkUsage(
+  push: Push,
+  expected: Record<string, number | string | null>,
+  actual: Record<string, number | string | null> | undefined,
+): void {
+  for (const [key, value] of Object.entries(expected)) {
+    const path = `expect.usage.${key}`;
+    if (actual === undefined) {
+      push({ path, message: "the run never started, so it has no usage", expected: value, actual });
+      continue;
+    }
+    if (actual[key] !== value) {
+      push({
+        path,
+        message: `expected the run's ${key} to be ${JSON.stringify(value)}, got ${JSON.stringify(actual[key])}`,
+        expected: value,
+        actual: actual[key],
+      });
+    }
+  }
 }

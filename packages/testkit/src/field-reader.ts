@@ -146,6 +146,15 @@ export function readInteger(
   return value;
 }
 
+/** Reads a finite number of at least 0 (a price). */
+export function readPrice(sink: IssueSink, value: unknown, path: KeyPath): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    sink(path, `must be a number of at least 0, got ${describeValue(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
 /** Reads a list of strings (each item checked by `rules`). */
 export function readStringList(
   sink: IssueSink,

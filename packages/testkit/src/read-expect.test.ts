@@ -15,6 +15,7 @@ describe("readExpectations", () => {
       "events",
       "store",
       "var",
+      "usage",
     ]);
   });
 
@@ -84,5 +85,29 @@ describe("readExpectations", () => {
           `expect.${key}: cannot hold beside parse_error: a prompt that fails to parse never runs`,
       ),
     );
+  });
+});
+
+describe("readExpectations usage", () => {
+  it("reads counts and a cost, text or null", () => {
+    const { sink, issues } = issueCollector();
+    const read = readExpectations(sink, { usage: { rounds: 2, cost_usd: "0.0042" } }, ["expect"]);
+    expect(read.usage).toEqual({ rounds: 2, cost_usd: "0.0042" });
+    expect(readExpectations(sink, { usage: { cost_usd: null } }, ["expect"]).usage).toEqual({
+      cost_usd: null,
+    });
+    expect(issues).toEqual([]);
+  });
+
+  it("refuses a cost that is a number or has trailing zeros, and unknown keys", () => {
+    const { sink, issues } = issueCollector();
+    readExpectations(sink, { usage: { cost_usd: 0.1 } }, ["expect"]);
+    readExpectations(sink, { usage: { cost_usd: "0.10" } }, ["expect"]);
+    readExpectations(sink, { usage: { tokens: 3 } }, ["expect"]);
+    expect(issues).toEqual([
+      'expect.usage.cost_usd: must be a dollar amount as text without trailing zeros, such as "0.0042", or null for an unknown cost, got a number (0.1)',
+      'expect.usage.cost_usd: must be a dollar amount as text without trailing zeros, such as "0.0042", or null for an unknown cost, got a string ("0.10")',
+      'expect.usage.tokens: unknown key "tokens"; the keys here are: rounds, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, cost_usd, unpriced_rounds',
+    ]);
   });
 });

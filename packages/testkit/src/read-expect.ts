@@ -2,6 +2,7 @@ import {
   describeValue,
   type Fields,
   field,
+  hadUnknownKeys,
   has,
   type IssueSink,
   readChoice,
@@ -24,6 +25,7 @@ import {
   RUN_OUTCOMES,
   type TextExpectation,
   type ToolDefinitionExpectation,
+  USAGE_KEYS,
 } from "./scenario-types";
 
 /** The keys of `expect`, in the order the checker reports them. */
@@ -38,6 +40,7 @@ export const EXPECT_KEYS = [
   "events",
   "store",
   "var",
+  "usage",
 ] as const;
 
 const MESSAGE_KEYS = ["message", "message_contains", "message_matches"] as const;
@@ -99,8 +102,41 @@ export function readExpectations(sink: IssueSink, value: unknown, path: KeyPath)
     const data = readJson(sink, field(fields, "var"), at("var"));
     if (data !== undefined) expect.var = data;
   }
+  if (has(fields, "usage")) {
+    const usage = readUsageExpectation(sink, field(fields, "usage"), at("usage"));
+    if (usage !== undefined) expect.usage = usage;
+  }
   checkCombinations(sink, fields, path);
   return expect;
+}
+
+/** `expect.usage`: whole counts ≥ 0, and `cost_usd` as decimal text or null. */
+function readUsageExpectation(
+  sink: IssueSink,
+  value: unknown,
+  path: KeyPath,
+): Record<string, number | string | null> | undefined {
+  const fields = readMapping(sink, value, path, USAGE_KEYS);
+  if (fields === undefined || hadUnknownKeys(fields)) return undefined;
+  const usage: Record<string, number | string | null> = {};
+  for (const key of USAGE_KEYS) {
+    if (!has(fields, key)) continue;
+    const given = field(fields, key);
+    if (key === "cost_usd") {
+      if (given === null || (typeof given === "string" && /^\d+(\.\d*[1-9])?$/.test(given))) {
+        usage[key] = given;
+      } else {
+        sink(
+          [...path, key],
+          `must be a dollar amount as text without trailing zeros, such as "0.0042", or null for an unknown cost, got ${describeValue(given)}`,
+        );
+      }
+      continue;
+    }
+    const count = readInteger(sink, given, [...path, key], 0);
+    if (count !== undefined) usage[key] = count;
+  }
+  return usage;
 }
 
 function checkCombinations(sink: IssueSink, fields: Fields, path: KeyPath): void {

@@ -136,7 +136,66 @@ describe("readModels", () => {
     );
     expect(issues).toEqual([
       "models.replies[0].usage.input: must be at least 0, got -1",
-      'models.replies[1].usage.tokens: unknown key "tokens"; the keys here are: input, output',
+      'models.replies[1].usage.tokens: unknown key "tokens"; the keys here are: input, output, cached_input, reasoning',
+    ]);
+  });
+
+  it("reads cached input and reasoning tokens of a reply's usage", () => {
+    const { sink, issues } = issueCollector();
+    const models = readModels(
+      sink,
+      { replies: [{ text: "hi", usage: { input: 12, output: 3, cached_input: 8, reasoning: 2 } }] },
+      ["models"],
+    );
+    expect(models.replies).toEqual([
+      {
+        kind: "message",
+        text: "hi",
+        toolCalls: [],
+        usage: { input: 12, output: 3, cachedInput: 8, reasoning: 2 },
+      },
+    ]);
+    expect(issues).toEqual([]);
+  });
+
+  it("reads a catalog model's prices per million tokens", () => {
+    const { sink, issues } = issueCollector();
+    const models = readModels(
+      sink,
+      {
+        catalog: {
+          priced: { prices: { input: 3, output: 15, cached_input: 0.3 } },
+          plain: { prices: { input: 0.5, output: 1.5 } },
+        },
+      },
+      ["models"],
+    );
+    expect(models.catalog).toEqual({
+      priced: { prices: { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 } },
+      plain: { prices: { inputPerMillion: 0.5, outputPerMillion: 1.5 } },
+    });
+    expect(issues).toEqual([]);
+  });
+
+  it("refuses prices that are missing, negative or not numbers", () => {
+    const { sink, issues } = issueCollector();
+    readModels(
+      sink,
+      {
+        catalog: {
+          a: { prices: { input: 1 } },
+          b: { prices: { input: -1, output: 1 } },
+          c: { prices: { input: 1, output: 1, cached_input: "cheap" } },
+          d: { prices: 3 },
+        },
+      },
+      ["models"],
+    );
+    expect(issues).toEqual([
+      'models.catalog.a.prices: missing required key "output"',
+      "models.catalog.b.prices.input: must be a number of at least 0, got a number (-1)",
+      'models.catalog.c.prices.cached_input: must be a number of at least 0, got a string ("cheap")',
+      "models.catalog.d.prices: must be a mapping, got a number (3)",
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   readInteger,
   readJson,
   readMapping,
+  readPrice,
   readString,
   readStringMap,
   requireKeys,
@@ -25,6 +26,7 @@ import {
   type ScenarioRun,
   type ScenarioWeb,
   type ScriptedModelFacts,
+  type ScriptedPrices,
   type ScriptedToolCall,
   type ScriptedUsage,
 } from "./scenario-types";
@@ -33,9 +35,10 @@ import { parseStartInstant } from "./start-instant";
 
 const RUN_KEYS = ["name", "seed", "start"] as const;
 const MODELS_KEYS = ["bind", "catalog", "replies"] as const;
-const CATALOG_MODEL_KEYS = ["context_window", "max_output_tokens", "tools"] as const;
+const CATALOG_MODEL_KEYS = ["context_window", "max_output_tokens", "tools", "prices"] as const;
+const PRICES_KEYS = ["input", "output", "cached_input"] as const;
 const REPLY_KEYS = ["text", "tool_calls", "usage", "fail", "empty"] as const;
-const USAGE_KEYS = ["input", "output"] as const;
+const USAGE_KEYS = ["input", "output", "cached_input", "reasoning"] as const;
 const TOOL_CALL_KEYS = ["id", "name", "arguments"] as const;
 const MODEL_FAIL_KEYS = ["kind", "reason", "message"] as const;
 const EMPTY_KEYS = ["finish_reason", "usage"] as const;
@@ -165,6 +168,10 @@ function readCatalog(
       const tools = readBoolean(sink, field(fields, "tools"), [...at, "tools"]);
       if (tools !== undefined) facts.tools = tools;
     }
+    if (has(fields, "prices")) {
+      const prices = readPrices(sink, field(fields, "prices"), [...at, "prices"]);
+      if (prices !== undefined) facts.prices = prices;
+    }
     const window = facts.contextWindow ?? SCRIPTED_MODEL_FACTS.contextWindow;
     const output = facts.maxOutputTokens ?? SCRIPTED_MODEL_FACTS.maxOutputTokens;
     if (output > window) {
@@ -176,7 +183,33 @@ function readCatalog(
   return catalog;
 }
 
-/** Reads a reply's `usage`: `{ input, output }`, whole token counts ≥ 0 (each default 0). */
+/**
+ * Reads a catalog model's `prices`: `{ input, output, cached_input? }`, USD per million tokens
+ * (numbers ≥ 0; `input` and `output` required).
+ */
+function readPrices(sink: IssueSink, value: unknown, path: KeyPath): ScriptedPrices | undefined {
+  const fields = readMapping(sink, value, path, PRICES_KEYS);
+  if (fields === undefined || !requireKeys(sink, fields, path, ["input", "output"])) {
+    return undefined;
+  }
+  const input = readPrice(sink, field(fields, "input"), [...path, "input"]);
+  const output = readPrice(sink, field(fields, "output"), [...path, "output"]);
+  const cached = has(fields, "cached_input")
+    ? readPrice(sink, field(fields, "cached_input"), [...path, "cached_input"])
+    : undefined;
+  if (input === undefined || output === undefined) return undefined;
+  if (has(fields, "cached_input") && cached === undefined) return undefined;
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    ...(cached === undefined ? {} : { cachedInputPerMillion: cached }),
+  };
+}
+
+/**
+ * Reads a reply's `usage`: `{ input, output, cached_input?, reasoning? }`, whole token counts
+ * ≥ 0 (`input` and `output` default 0).
+ */
 function readUsage(sink: IssueSink, value: unknown, path: KeyPath): ScriptedUsage | undefined {
   const fields = readMapping(sink, value, path, USAGE_KEYS);
   if (fields === undefined) return undefined;
@@ -185,7 +218,9 @@ function readUsage(sink: IssueSink, value: unknown, path: KeyPath): ScriptedUsag
     if (!has(fields, key)) continue;
     const count = readInteger(sink, field(fields, key), [...path, key], 0);
     if (count === undefined) return undefined;
-    usage[key] = count;
+    if (key === "cached_input") usage.cachedInput = count;
+    else if (key === "reasoning") usage.reasoning = count;
+    else usage[key] = count;
   }
   return usage;
 }

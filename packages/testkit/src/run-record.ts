@@ -39,4 +39,6 @@ export interface RunRecord {
   store: Record<string, string>;
   /** JSON data of `var` read back at the end; `undefined` when it was not read back. */
   var: unknown;
+  /** The run's total usage under the `expect.usage` keys; absent when the run never started. */
+  usage?: Record<string, number | string | null>;
 }

@@ -48,6 +48,8 @@ export interface ScriptedToolCallInput {
 export interface ScriptedUsageInput {
   input?: number;
   output?: number;
+  cachedInput?: number;
+  reasoning?: number;
 }
 
 /** One scripted model reply: a message, a failed round, or an empty reply. */
@@ -61,6 +63,8 @@ export interface ScriptedModelInput {
   contextWindow?: number;
   maxOutputTokens?: number;
   tools?: boolean;
+  /** USD per million tokens. */
+  prices?: { input: number; output: number; cachedInput?: number };
 }
 
 /** One operator entry: a text answer, a failed wait, or a wait that never answers. */
@@ -138,6 +142,13 @@ function caseData(options: RunScenarioOptions): Record<string, unknown> {
           put(entry, "context_window", facts.contextWindow);
           put(entry, "max_output_tokens", facts.maxOutputTokens);
           put(entry, "tools", facts.tools);
+          if (facts.prices !== undefined) {
+            const prices: Record<string, unknown> = {};
+            put(prices, "input", facts.prices.input);
+            put(prices, "output", facts.prices.output);
+            put(prices, "cached_input", facts.prices.cachedInput);
+            entry.prices = prices;
+          }
           return [id, entry];
         }),
       );
@@ -177,13 +188,23 @@ function replyData(reply: ModelReplyInput): unknown {
   if ("empty" in reply) {
     const empty: Record<string, unknown> = {};
     put(empty, "finish_reason", reply.empty.finishReason);
-    put(empty, "usage", reply.empty.usage);
+    put(empty, "usage", usageData(reply.empty.usage));
     return { empty };
   }
   const data: Record<string, unknown> = {};
   put(data, "text", reply.text);
   put(data, "tool_calls", reply.toolCalls);
-  put(data, "usage", reply.usage);
+  put(data, "usage", usageData(reply.usage));
+  return data;
+}
+
+function usageData(usage: ScriptedUsageInput | undefined): unknown {
+  if (usage === undefined) return undefined;
+  const data: Record<string, unknown> = {};
+  put(data, "input", usage.input);
+  put(data, "output", usage.output);
+  put(data, "cached_input", usage.cachedInput);
+  put(data, "reasoning", usage.reasoning);
   return data;
 }
 

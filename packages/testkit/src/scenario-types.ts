@@ -175,6 +175,18 @@ export interface ScriptedModelFacts {
   maxOutputTokens?: number;
   /** `tools`: whether it takes tool definitions. */
   tools?: boolean;
+  /** `prices`: USD per million tokens (`input`, `output`, `cached_input?`); absent: unknown. */
+  prices?: ScriptedPrices;
+}
+
+/** `models.catalog.{id}.prices`: US dollars per million tokens (the sdk's ModelPrices). */
+export interface ScriptedPrices {
+  /** `input`. */
+  inputPerMillion: number;
+  /** `output`. */
+  outputPerMillion: number;
+  /** `cached_input`: input tokens read from a prompt cache; absent: the input price. */
+  cachedInputPerMillion?: number;
 }
 
 /** `usage` of a scripted reply: the round's token counts (default 0 each). */
@@ -183,6 +195,10 @@ export interface ScriptedUsage {
   input: number;
   /** `output`. */
   output: number;
+  /** `cached_input`: input tokens read from a prompt cache (counted in `input` too). */
+  cachedInput?: number;
+  /** `reasoning`: output tokens spent on reasoning (counted in `output` too). */
+  reasoning?: number;
 }
 
 /** One scripted model reply. */
@@ -247,7 +263,23 @@ export interface Expectations {
   store?: Record<string, string>;
   /** `var`: var as read back at the end of the run (JSON deep equality). */
   var?: JsonValue;
+  /** `usage`: the run's total tokens and cost, on the keys given (snake_case, {@link USAGE_KEYS}). */
+  usage?: Record<string, number | string | null>;
 }
+
+/**
+ * The keys of `expect.usage` (the run result's `usage.total`): whole counts, and `cost_usd`
+ * (decimal text in US dollars, or null for an unknown cost).
+ */
+export const USAGE_KEYS = [
+  "rounds",
+  "input_tokens",
+  "output_tokens",
+  "cached_input_tokens",
+  "reasoning_tokens",
+  "cost_usd",
+  "unpriced_rounds",
+] as const;
 
 /** How an error's kind and message are expected (`parse_error`, and the base of `error`). */
 export interface TextExpectation {

@@ -67,6 +67,7 @@ export class ScriptedModelProvider implements ModelProvider {
         contextWindow: facts?.contextWindow ?? SCRIPTED_MODEL_FACTS.contextWindow,
         maxOutputTokens: facts?.maxOutputTokens ?? SCRIPTED_MODEL_FACTS.maxOutputTokens,
         tools: facts?.tools ?? SCRIPTED_MODEL_FACTS.tools,
+        ...(facts?.prices === undefined ? {} : { prices: { ...facts.prices } }),
       };
     });
     this.#replies = models.replies;
@@ -125,7 +126,12 @@ function observe(request: ModelRoundRequest): ObservedModelRequest {
 
 /** A scripted reply's usage as the sdk counts it (no `usage`: zero tokens). */
 function usageOf(usage: ScriptedUsage | undefined): ModelUsage {
-  return { inputTokens: usage?.input ?? 0, outputTokens: usage?.output ?? 0 };
+  return {
+    inputTokens: usage?.input ?? 0,
+    outputTokens: usage?.output ?? 0,
+    ...(usage?.cachedInput === undefined ? {} : { cachedInputTokens: usage.cachedInput }),
+    ...(usage?.reasoning === undefined ? {} : { reasoningTokens: usage.reasoning }),
+  };
 }
 
 function answer(reply: ScriptedReply): ProviderReply {
