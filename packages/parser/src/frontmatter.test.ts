@@ -98,7 +98,7 @@ describe("checkFrontmatter", () => {
   it("refuses an unknown key, listing the known keys", () => {
     expect(check("name: x", "title: y", "description: z", "runvil: 0")).toEqual(
       frontmatterError(
-        "invalid frontmatter: unknown key `title`; the known keys are name, description, runvil, uses, models, args (line 3)",
+        "invalid frontmatter: unknown key `title`; the known keys are name, description, runvil, uses, models, args, budget (line 3)",
         3,
       ),
     );

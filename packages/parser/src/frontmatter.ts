@@ -1,5 +1,6 @@
 import { isMap, isScalar, LineCounter, type Pair, parseDocument } from "yaml";
 import { checkArgs } from "./args";
+import { checkBudget } from "./budget";
 import { type Checked, failed, frontmatterError, thrownText } from "./errors";
 import type { FrontmatterFence } from "./frontmatter-fence";
 import { checkModels } from "./models";
@@ -23,6 +24,7 @@ export const FRONTMATTER_KEYS = [
   "uses",
   "models",
   "args",
+  "budget",
 ] as const;
 
 /** The keys a prompt must set. */
@@ -147,6 +149,12 @@ function checkKey(
       const args = checkArgs(source, value, keyLine);
       if (!args.ok) return args;
       frontmatter.args = args.value;
+      return { ok: true, value: true };
+    }
+    case "budget": {
+      const budget = checkBudget(source, value, keyLine);
+      if (!budget.ok) return budget;
+      frontmatter.budget = budget.value;
       return { ok: true, value: true };
     }
   }

@@ -3,6 +3,7 @@ export { createPromptParser, type PromptParser, parsePrompt } from "./parse";
 export type {
   ArgDeclaration,
   BlockRole,
+  BudgetLimits,
   CompileReport,
   Frontmatter,
   JsonObject,
@@ -15,6 +16,7 @@ export type {
   ParseResult,
   Prompt,
   PromptParseError,
+  PromptBudget,
   ProseSegment,
   RoleSettings,
   Section,

@@ -83,6 +83,24 @@ export interface Frontmatter {
   models: ModelRoleDeclaration[];
   /** `args`: the declared arguments in the order written; empty when the key is absent. */
   args: ArgDeclaration[];
+  /** `budget`: the prompt's token and cost limits (docs/design/budgets.md); absent when the key is. */
+  budget?: PromptBudget;
+}
+
+/** The limits of one budget scope; a limit left out does not apply. */
+export interface BudgetLimits {
+  /** `max_tokens`: the most input + output tokens, a whole number ≥ 0. */
+  maxTokens?: number;
+  /** `max_cost_usd`: the most US dollars, a number ≥ 0. */
+  maxCostUsd?: number;
+}
+
+/** `budget:`: limits on the whole run and on each section (every entry of one section). */
+export interface PromptBudget {
+  /** `run`. */
+  run?: BudgetLimits;
+  /** `section`: applies to each section on its own. */
+  section?: BudgetLimits;
 }
 
 /**
