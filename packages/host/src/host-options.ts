@@ -1,3 +1,4 @@
+import type { RunBudget } from "@runvil/protocol";
 import type { PluginDefinition } from "@runvil/sdk";
 
 /**
@@ -25,6 +26,12 @@ export interface HostOptions {
    * only when the catalog holds exactly one model.
    */
   readonly defaultModel?: string;
+  /**
+   * The budget of every run (`runvil.config.json`'s `budget`): prepare puts it on the run's
+   * catalog, and the Engine applies it with the prompt's own, the tighter limit winning
+   * (docs/design/budgets.md).
+   */
+  readonly budget?: RunBudget;
 }
 
 /** What one run adds when it is prepared. */

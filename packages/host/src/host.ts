@@ -1,3 +1,4 @@
+import type { RunBudget } from "@runvil/protocol";
 import type { ModelProvider, Services } from "@runvil/sdk";
 import type { HostOptions, PrepareRunOptions } from "./host-options";
 import { type PromptRequirements, prepareRun } from "./prepare/prepare-run";
@@ -47,6 +48,8 @@ export interface Host {
   readonly models: ReadonlyMap<string, CatalogModel>;
   /** The catalog id roles without `model:` are bound to (HostOptions.defaultModel), if any. */
   readonly defaultModel: string | undefined;
+  /** The budget every run's catalog carries (HostOptions.budget), if any. */
+  readonly budget: RunBudget | undefined;
   /**
    * Prepares one run: `{ ok: true, run }` with the run's catalog, tools, services, Packs and
    * bound model roles, or `{ ok: false, notice }` with the requirements notice (run error kind
@@ -83,6 +86,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }));
   const catalog = results.models.models;
   const defaultModel = options.defaultModel;
+  const budget = options.budget;
   return {
     packs,
     dropped: registry.dropped,
@@ -90,11 +94,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     modelProviders: [...results.models.providers],
     models: catalog,
     defaultModel,
+    budget,
     prepare: (prompt, run = {}) =>
-      prepareRun(prompt, registry, services.with(run.services), {
-        catalog,
-        overrides: run.models ?? {},
-        defaultModel,
-      }),
+      withBudget(
+        prepareRun(prompt, registry, services.with(run.services), {
+          catalog,
+          overrides: run.models ?? {},
+          defaultModel,
+        }),
+        budget,
+      ),
   };
+}
+
+/** A prepared run whose catalog carries the Host's budget, when it has one. */
+function withBudget(result: PrepareResult, budget: RunBudget | undefined): PrepareResult {
+  if (!result.ok || budget === undefined) return result;
+  return { ok: true, run: { ...result.run, catalog: { ...result.run.catalog, budget } } };
 }

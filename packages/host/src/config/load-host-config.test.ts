@@ -101,9 +101,11 @@ describe("loadHostConfig", () => {
           { module: "./plugins/two.mjs", export: "b" },
         ],
         services: { "acme/api-key": "k" },
+        budget: { run: { max_cost_usd: 2 } },
       }),
     );
     const options = await loadHostConfig(file);
+    expect(options.budget).toEqual({ run: { maxCostUsd: 2 } });
     expect(options.plugins.map((entry) => entry.plugin.name)).toEqual([
       "local",
       "named",

@@ -199,6 +199,7 @@ export async function loadHostConfig(
     plugins,
     services: config.services,
     ...(config.defaultModel === undefined ? {} : { defaultModel: config.defaultModel }),
+    ...(config.budget === undefined ? {} : { budget: config.budget }),
   };
 }
 

@@ -52,7 +52,7 @@ describe("parseHostConfig", () => {
       ['{"plugins":{}}', "plugins must be an array"],
       [
         '{"plugins":[], "plugin": []}',
-        "plugin is not a known key (known: plugins, services, providers, defaultModel, journal)",
+        "plugin is not a known key (known: plugins, services, providers, defaultModel, journal, budget)",
       ],
       ['{"plugins":["web"]}', "plugins[0] must be an object"],
       ['{"plugins":[{}]}', "plugins[0].module is required"],

@@ -1,3 +1,5 @@
+import type { RunBudget } from "@runvil/protocol";
+import { readBudgetConfig } from "./budget-config";
 import { HostConfigError } from "./host-config-error";
 
 /** The name of the Host configuration file. */
@@ -41,9 +43,11 @@ export interface HostConfig {
    * `.runvil/runs.db` beside the file.
    */
   readonly journal?: string | false;
+  /** The run budget (`budget`), when the file sets one (docs/design/budgets.md). */
+  readonly budget?: RunBudget;
 }
 
-const TOP_KEYS = ["plugins", "services", "providers", "defaultModel", "journal"];
+const TOP_KEYS = ["plugins", "services", "providers", "defaultModel", "journal", "budget"];
 const PLUGIN_KEYS = ["module", "export", "options"];
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
@@ -105,8 +109,9 @@ function providerConfigs(file: string, value: unknown): ProviderConfig[] {
 /**
  * Checks the text of a configuration file: a JSON object with `plugins` (required: an array of
  * `{ module, export?, options? }`), `services` (optional: an object), `providers` (optional: an
- * object of `{ module, ... }` by provider name) and `defaultModel` (optional: a string), and no
- * other key but `$schema`. Throws a HostConfigError naming `file` and the key path.
+ * object of `{ module, ... }` by provider name), `defaultModel` (optional: a string) and `budget`
+ * (optional: budget-config.ts), and no other key but `$schema`. Throws a HostConfigError naming
+ * `file` and the key path.
  */
 export function parseHostConfig(file: string, text: string): HostConfig {
   let data: unknown;
@@ -138,5 +143,6 @@ export function parseHostConfig(file: string, text: string): HostConfig {
     ...(data.providers === undefined ? {} : { providers: providerConfigs(file, data.providers) }),
     ...(defaultModel === undefined ? {} : { defaultModel }),
     ...(journal === undefined ? {} : { journal }),
+    ...(data.budget === undefined ? {} : { budget: readBudgetConfig(file, data.budget) }),
   };
 }

@@ -370,6 +370,14 @@ describe("Host.prepare: model roles", () => {
     expect(plain.ok && plain.run.models[0]?.model).toBe("claude-sonnet-4-6");
   });
 
+  it("puts the Host's budget on every run's catalog, and none when it has none", async () => {
+    const budget = { run: { maxTokens: 1000 }, section: { maxCostUsd: 0.25 } };
+    const host = await createHost({ plugins: [{ plugin: packPlugin("test", OFFICIAL) }], budget });
+    expect(host.budget).toEqual(budget);
+    expect(prepared(host).catalog.budget).toEqual(budget);
+    expect("budget" in prepared(await hostWith(OFFICIAL)).catalog).toBe(false);
+  });
+
   it("gives a prompt without roles no bindings, even on a Host without models", async () => {
     const run = prepared(await hostWith(OFFICIAL));
     expect(run.models).toEqual([]);
