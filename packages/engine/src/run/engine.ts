@@ -1,6 +1,7 @@
 import type { Prompt } from "@runvil/parser";
 import type { RunResult } from "@runvil/protocol";
 import { deriveArgv } from "../argv/derive-argv";
+import { runBudgetOf } from "../budget/budget-check";
 import { toPlainJsonObject } from "../json/convert";
 import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } from "../lua";
 import { reportBoundRoles } from "../models/model-events";
@@ -37,6 +38,7 @@ async function runPrompt(
   runtime: LuaRuntime,
 ): Promise<RunResult> {
   const ctx = new RunContext(prompt, resolveRunOptions(options), runtime);
+  runBudgetOf(ctx); // a Host budget no run can start with throws a RangeError here
   // The run's lifetime is its root scope: the run's sources act on it, and its ending is the
   // run's (docs/design/scopes.md).
   const scope = Scope.root(factory, ctx.options);
