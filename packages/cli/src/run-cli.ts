@@ -79,6 +79,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "--journal <file|url>",
       "record into this journal: a SQLite file or a postgres:// URL (default: .runvil/runs.db in the project folder)",
     )
+    .option(
+      "--cost",
+      "print the run's model tokens and cost on stderr at the end (default: when stderr is a terminal)",
+    )
     .action(async (file: string, options: Omit<RunCommandOptions, "json"> & { json?: boolean }) => {
       const { runCommand } = await import("./commands/run");
       exitCode = await runCommand(file, { ...options, json: options.json === true }, io);

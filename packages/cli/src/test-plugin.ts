@@ -8,7 +8,9 @@ import { join } from "node:path";
  * `echo/boom` throws a plain Error (`kaboom`), and its prelude defines `shout(text)`, which
  * calls `echo/say`. It also adds the model provider `echo` serving `echo-model` (8,192-token
  * context, tools; a round answers `echo: {the last record's content}`) and `boom-model` (no
- * tools; a round throws a plain Error, `model wire cut`). Returns the folder and the config
+ * tools; a round throws a plain Error, `model wire cut`) and `priced-echo-model` (echoes like
+ * `echo-model`, priced $2 / $8 / $0.5 cached per million tokens; each round reports 1000 input
+ * tokens of which 400 cached and 100 output: $0.0022). Returns the folder and the config
  * file's path.
  */
 export function echoPluginDir(): { dir: string; config: string } {
@@ -46,6 +48,13 @@ export function echoPluginDir(): { dir: string; config: string } {
       models: [
         { id: "echo-model", contextWindow: 8192, maxOutputTokens: 1024, tools: true },
         { id: "boom-model", contextWindow: 4096, maxOutputTokens: 512, tools: false },
+        {
+          id: "priced-echo-model",
+          contextWindow: 8192,
+          maxOutputTokens: 1024,
+          tools: true,
+          prices: { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5 },
+        },
       ],
       async round(request) {
         if (request.model === "boom-model") throw new Error("model wire cut");
@@ -54,7 +63,10 @@ export function echoPluginDir(): { dir: string; config: string } {
           text: "echo: " + (last === undefined ? "" : last.content),
           toolCalls: [],
           finishReason: "stop",
-          usage: { inputTokens: 1, outputTokens: 1 },
+          usage:
+            request.model === "priced-echo-model"
+              ? { inputTokens: 1000, outputTokens: 100, cachedInputTokens: 400 }
+              : { inputTokens: 1, outputTokens: 1 },
         };
       },
     });

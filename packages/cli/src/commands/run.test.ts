@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -445,6 +445,83 @@ describe("losslessJson", () => {
   it("writes bigints with every digit", () => {
     expect(losslessJson({ a: 9007199254740993n, b: [1, undefined, "x"], c: undefined })).toBe(
       '{"a":9007199254740993,"b":[1,null,"x"]}',
+    );
+  });
+});
+
+const pricedWriter = `---
+name: priced
+description: Two rounds on a priced model.
+runvil: 0
+models:
+  writer: { model: priced-echo-model, max_output_tokens: 100 }
+---
+
+# Priced
+
+## Main
+
+\`\`\`lua
+models.use('writer')
+models.infer('one')
+return models.infer('two')
+\`\`\`
+`;
+
+describe("runvil run: the cost line", () => {
+  const line =
+    "model usage: 2 rounds, 2200 tokens (2000 input of which 800 cached, 200 output), cost $0.0044\n";
+
+  it("prints the run's tokens and cost on stderr with --cost, keeping stdout the result", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({ "p.md": pricedWriter });
+    expect(await runCli(["run", "p.md", "--config", config, "--cost"], io)).toBe(0);
+    expect(io.out).toBe("echo: two\n");
+    expect(io.err).toBe(line);
+  });
+
+  it("prints it at the end on a terminal without --cost, and not on a pipe", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const err: string[] = [];
+    const tty = { ...memoryIo({ "p.md": pricedWriter }), stderrIsTTY: true };
+    tty.stderr = (text: string) => err.push(text);
+    expect(await runCli(["run", "p.md", "--config", config], tty)).toBe(0);
+    expect(err.at(-1)).toBe(line);
+    const piped = memoryIo({ "p.md": pricedWriter });
+    expect(await runCli(["run", "p.md", "--config", config], piped)).toBe(0);
+    expect(piped.err).toBe("");
+  });
+
+  it("says the cost is unknown on a model without prices", async () => {
+    const { dir, config } = echoPluginDir();
+    made.push(dir);
+    const io = memoryIo({ "p.md": pricedWriter.replace("priced-echo-model", "echo-model") });
+    expect(await runCli(["run", "p.md", "--config", config, "--cost"], io)).toBe(0);
+    expect(io.err).toBe(
+      "model usage: 2 rounds, 4 tokens (2 input, 2 output), cost unknown (2 of 2 rounds ran on a model without prices)\n",
+    );
+  });
+
+  it("stops the run at the budget of runvil.config.json, then prints what it spent", async () => {
+    const { dir } = echoPluginDir();
+    made.push(dir);
+    const config = join(dir, "budget.config.json");
+    writeFileSync(
+      config,
+      '{ "plugins": [{ "module": "./echo-plugin.mjs" }], "budget": { "run": { "max_cost_usd": 0.003 } } }',
+    );
+    const io = memoryIo({ "p.md": pricedWriter });
+    expect(await runCli(["run", "p.md", "--config", config, "--cost"], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toBe(
+      [
+        "Quota error: budget exceeded: model round 2 of section Main on priced-echo-model (role writer) may cost up to $0.00081 (a 5-token request and up to 100 output tokens), and the run has spent $0.0022 of its $0.003 budget (run.max_cost_usd, from the Host's config); the round was not sent",
+        "cause: model round 2 of section Main on priced-echo-model (role writer)",
+        "model usage: 1 round, 1100 tokens (1000 input of which 400 cached, 100 output), cost $0.0022",
+        "",
+      ].join("\n"),
     );
   });
 });

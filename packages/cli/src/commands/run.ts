@@ -7,6 +7,7 @@ import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
 import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
+import { printCostLine } from "./cost-line";
 import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
 import { ProgressLine } from "./progress-line";
 import { parseSeed, randomSeed, seedUsageError } from "./run-seed";
@@ -33,6 +34,8 @@ export interface RunCommandOptions {
   readonly record?: boolean;
   /** `--journal FILE|URL`: the journal to record into (docs/design/journal.md). */
   readonly journal?: string;
+  /** `--cost`: print the model usage line on stderr at the end even when it is not a terminal. */
+  readonly cost?: boolean;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -219,7 +222,9 @@ export async function runCommand(
     stopTerminating?.();
     progress?.clear();
   }
-  return printEnd(end, options.json, file, io);
+  const code = printEnd(end, options.json, file, io);
+  printCostLine(end, { cost: options.cost === true, json: options.json }, io);
+  return code;
 }
 
 function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
