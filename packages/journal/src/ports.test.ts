@@ -61,8 +61,18 @@ function event(
 }
 
 const usage = {
-  total: { rounds: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+  total: {
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: "0",
+    unpricedRounds: 0,
+  },
   byModel: {},
+  bySection: {},
+  byTask: {},
   sections: [],
 };
 const succeeded: RunResult = { outcome: "succeeded", result: "ok", var: {}, events: 3, usage };
