@@ -158,21 +158,20 @@ export interface EventFields {
 
 /**
  * The cost fields of `model_turn_completed` (docs/design/cost.md): the round's own cost and the
- * running sums once it is counted. Costs are US dollars as exact decimal text (`"0.0042"`), or
- * null when a round counted in them ran on a model without prices. Tokens are input + output.
+ * running sums of its section entry and of its task once it is counted, both sequential, so the
+ * events are the same however concurrent chains interleave (the run's sums are in the run
+ * result). Costs are US dollars as exact decimal text (`"0.0042"`), or null when a round counted
+ * in them ran on a model without prices. Tokens are input + output.
  */
 export interface RoundCostEventFields {
   /** This round's cost; null when its model has no prices. */
   readonly cost_usd: string | null;
-  /** The tokens of every entry of this section so far (what a section budget counts). */
+  /** The tokens of this section entry (`sys.id`) so far. */
   readonly section_tokens: number;
   readonly section_cost_usd: string | null;
   /** The tokens of this task (`sys.taskid`) so far. */
   readonly task_tokens: number;
   readonly task_cost_usd: string | null;
-  /** The run's tokens so far. */
-  readonly run_tokens: number;
-  readonly run_cost_usd: string | null;
 }
 
 /** Which budget stopped a round, and by how much (docs/design/budgets.md). */

@@ -73,6 +73,7 @@ export function checkBeforeRound(round: BudgetRound, request: number, output: nu
   if (limits.length === 0) return;
   const section = round.entry.name;
   const prices = round.binding.prices;
+  let priced: { most: Usd | undefined } | undefined; // the round's most cost, priced once
   for (const limit of limits) {
     const sums = scopeSums(ctx, limit, section);
     if (limit.measure === "tokens") {
@@ -94,7 +95,8 @@ export function checkBeforeRound(round: BudgetRound, request: number, output: nu
       );
     }
     const spent = costOf(sums);
-    const most = estimatedCost(request, output, prices);
+    priced ??= { most: estimatedCost(request, output, prices) };
+    const { most } = priced;
     if (spent === undefined || most === undefined) {
       report(round, limit, spent?.toString() ?? "unknown", "estimate", most?.toString());
       throw budgetError(round, unpricedRefusalMessage(roundName(round), limit, section));

@@ -59,8 +59,6 @@ describe("runModelRound", () => {
         section_cost_usd: null,
         task_tokens: 12,
         task_cost_usd: null,
-        run_tokens: 12,
-        run_cost_usd: null,
       },
       expect.objectContaining({ type: "model_turn_started", turn: 2 }),
       expect.objectContaining({ type: "model_turn_completed", turn: 2, finish_reason: "length" }),

@@ -245,12 +245,10 @@ export async function runModelRound(entry: Entry, spec: ModelRoundSpec): Promise
     reasoning_tokens: usage.reasoningTokens ?? 0,
     tool_calls: reply.toolCalls.length,
     cost_usd: costText(cost),
-    section_tokens: tokensOf(counted.section),
-    section_cost_usd: costText(costOf(counted.section)),
+    section_tokens: tokensOf(counted.entry),
+    section_cost_usd: costText(costOf(counted.entry)),
     task_tokens: tokensOf(counted.task),
     task_cost_usd: costText(costOf(counted.task)),
-    run_tokens: tokensOf(counted.run),
-    run_cost_usd: costText(costOf(counted.run)),
   });
   checkAfterRound(budgetRound, counted, usage.inputTokens + usage.outputTokens, cost);
   const problem = replyLimitProblem(reply);

@@ -44,13 +44,11 @@ describe("the cost of model rounds", () => {
         e.section_cost_usd,
         e.task_tokens,
         e.task_cost_usd,
-        e.run_tokens,
-        e.run_cost_usd,
       ]),
     ).toEqual([
-      ["0.0045", 1100, "0.0045", 1100, "0.0045", 1100, "0.0045"],
-      ["0.0042", 1240, "0.0042", 2340, "0.0087", 2340, "0.0087"],
-      ["0.000018", 1242, "0.004218", 2342, "0.008718", 2342, "0.008718"],
+      ["0.0045", 1100, "0.0045", 1100, "0.0045"],
+      ["0.0042", 1240, "0.0042", 2340, "0.0087"],
+      ["0.000018", 1242, "0.004218", 2342, "0.008718"],
     ]);
     const { usage } = run.result;
     expect(usage.total).toMatchObject({ rounds: 3, costUsd: "0.008718", unpricedRounds: 0 });
@@ -83,7 +81,7 @@ describe("the cost of model rounds", () => {
       },
     );
     const completed = run.port.events.filter((e) => e.type === "model_turn_completed");
-    expect(completed.map((e) => [e.cost_usd, e.run_cost_usd, e.run_tokens])).toEqual([
+    expect(completed.map((e) => [e.cost_usd, e.task_cost_usd, e.task_tokens])).toEqual([
       ["0.00018", "0.00018", 20],
       [null, null, 40],
     ]);
@@ -158,7 +156,7 @@ describe("the cost of model rounds", () => {
       (e) => e.type === "model_turn_completed" && e.section === "Side",
     );
     expect(
-      side.map((e) => e.type === "model_turn_completed" && [e.task_tokens, e.run_tokens]),
-    ).toEqual([[100, 200]]);
+      side.map((e) => e.type === "model_turn_completed" && [e.task_tokens, e.section_tokens]),
+    ).toEqual([[100, 100]]);
   });
 });

@@ -99,14 +99,17 @@ interface EntrySums {
   readonly section: string;
   readonly chain: string;
   readonly task: string;
+  readonly total: Sums;
   readonly byModel: Map<string, Sums>;
 }
 
 /** The sums a round was counted into, as they stand after it. */
 export interface CountedRound {
-  /** Every entry of the round's section. */
+  /** The round's section entry (sequential: what its events report). */
+  readonly entry: Readonly<Sums>;
+  /** Every entry of the round's section (what a section budget counts). */
   readonly section: Readonly<Sums>;
-  /** The round's task. */
+  /** The round's task (sequential: what its events report). */
   readonly task: Readonly<Sums>;
   /** The run. */
   readonly run: Readonly<Sums>;
@@ -124,8 +127,8 @@ function sumsIn(map: Map<string, Sums>, key: string): Sums {
 /**
  * Adds up the usage and cost of a run's completed model rounds (docs/design/loop.md §10,
  * docs/design/cost.md), per section entry and catalog model, and as running sums per section
- * name, per task and for the run (what the round events report and budgets check); failed
- * requests add nothing.
+ * entry and per task (what the round events report), per section name and for the run (what
+ * budgets check); failed requests add nothing.
  */
 export class UsageRecorder {
   private readonly entries = new Map<string, EntrySums>();
@@ -142,6 +145,7 @@ export class UsageRecorder {
         section: entry.name,
         chain: entry.chain.id,
         task: entry.chain.taskId,
+        total: zeroSums(),
         byModel: new Map(),
       };
       this.entries.set(entry.id, sums);
@@ -149,8 +153,8 @@ export class UsageRecorder {
     addRound(sumsIn(sums.byModel, model), usage, cost);
     const section = sumsIn(this.sections, entry.name);
     const task = sumsIn(this.tasks, entry.chain.taskId);
-    for (const target of [section, task, this.total]) addRound(target, usage, cost);
-    return { section, task, run: this.total };
+    for (const target of [sums.total, section, task, this.total]) addRound(target, usage, cost);
+    return { entry: sums.total, section, task, run: this.total };
   }
 
   /** The sums so far of every entry of section `name` (zero before its first round). */
@@ -171,17 +175,13 @@ export class UsageRecorder {
     for (const id of ids) {
       const sums = this.entries.get(id);
       if (sums === undefined) continue;
-      const entryTotal = zeroSums();
-      for (const [model, part] of sums.byModel) {
-        addSums(sumsIn(models, model), part);
-        addSums(entryTotal, part);
-      }
+      for (const [model, part] of sums.byModel) addSums(sumsIn(models, model), part);
       sections.push({
         entry: sums.entry,
         section: sums.section,
         chain: sums.chain,
         task: sums.task,
-        total: frozen(entryTotal),
+        total: frozen(sums.total),
         byModel: recordOf(sums.byModel, byText),
       });
     }
