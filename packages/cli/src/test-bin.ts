@@ -84,6 +84,11 @@ export interface SignalOptions {
   readonly signals?: readonly NodeJS.Signals[];
   /** Send the last signal again every 10 ms until the process ends. */
   readonly repeat?: boolean;
+  /**
+   * Wait this long after `marker` appears before the first signal (default 0): for a run that
+   * must be inside the statement after the marker's write, not still returning from it.
+   */
+  readonly settleMs?: number;
 }
 
 /**
@@ -113,8 +118,15 @@ export function signalWhen(
     // A process that outlives its signals fails the test with what it printed, not a timeout.
     const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000);
     let sent = 0;
+    let seenAt: number | undefined;
     const poll = setInterval(() => {
-      if (sent === 0 && !existsSync(marker)) return;
+      if (sent === 0) {
+        if (seenAt === undefined) {
+          if (!existsSync(marker)) return;
+          seenAt = Date.now();
+        }
+        if (Date.now() - seenAt < (options.settleMs ?? 0)) return;
+      }
       const next = signals[sent] ?? (options.repeat === true ? signals.at(-1) : undefined);
       if (next === undefined) return;
       sent += 1;
