@@ -76,6 +76,16 @@ export interface EventFields {
    * as `Determinism` (docs/design/determinism.md, "The store claim rule"). Before `run_finished`.
    */
   store_conflict: { readonly path: string; readonly tasks: readonly string[] };
+  /**
+   * An operation that observes timing answered (`tasks.join_any`'s choice: the chosen task's id;
+   * the model's `task_status`: its answer text), on the owner; `effect` is the effect id it took
+   * (docs/design/determinism.md, Replay).
+   */
+  task_observed: {
+    readonly via: "join_any" | "task_status";
+    readonly answer: string;
+    readonly effect: string;
+  };
   prose_render_failed: { readonly substitution: SubstitutionKind };
   // tools (docs/design/tools-globals.md)
   tool_dropped: { readonly tool: string; readonly pack: string; readonly reason: string };

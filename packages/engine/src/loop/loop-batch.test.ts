@@ -315,6 +315,21 @@ describe("the task built-ins", () => {
     return { vm, port };
   }
 
+  it("refuse to start a loop that allows tasks in a run context without them", async () => {
+    const { vm, port } = await section([{ text: "never asked" }]);
+    try {
+      const [text] = await vm.run(
+        "models.use('writer')\ntools.allow_tasks()\nmessages:user('go')\nlocal ok, err = pcall(models.loop)\nreturn err.kind .. '|' .. tostring(err)",
+      );
+      expect(text).toBe(
+        "lua|models.loop: this section allows tasks, and this run has no task built-ins to offer the model",
+      );
+      expect(port.rounds.requests).toEqual([]);
+    } finally {
+      vm.close();
+    }
+  });
+
   it("are refused by the scope gate in a section that never allowed tasks", async () => {
     const { vm, port } = await section([
       { tool_calls: [{ id: "c1", name: "task", arguments: { target: "## Only" } }] },

@@ -89,18 +89,6 @@ return tostring(err)`,
       }),
     ).toBe("no tools needed");
   });
-
-  it("refuses a section that allows tasks on a run without task built-ins", async () => {
-    expect(
-      (
-        await loopRefusal(
-          "models.use('writer')\ntools.allow_tasks()\nmessages:user('go')\nmodels.loop()",
-        )
-      ).text,
-    ).toBe(
-      "lua|models.loop: this section allows tasks, and this run has no task built-ins to offer the model",
-    );
-  });
 });
 
 describe("a loop inside a local tool handler", () => {

@@ -7,6 +7,7 @@ import { type LuaRuntime, type LuaVmFactory, loadLuaRuntime, loadLuaVmFactory } 
 import { reportBoundRoles } from "../models/model-events";
 import { usageOf } from "../models/usage";
 import { Scope, ScopeEnded } from "../scope/scope";
+import { taskBuiltins } from "../tasks/task-builtins";
 import { reportDroppedTools } from "../tools/tool-events";
 import { Chain } from "../walk/chain";
 import { runEntry } from "../walk/run-entry";
@@ -39,6 +40,7 @@ async function runPrompt(
 ): Promise<RunResult> {
   const ctx = new RunContext(prompt, resolveRunOptions(options), runtime);
   runBudgetOf(ctx); // a Host budget no run can start with throws a RangeError here
+  ctx.taskBuiltins = taskBuiltins; // the model's task built-ins (docs/design/task-builtins.md)
   // The run's lifetime is its root scope: the run's sources act on it, and its ending is the
   // run's (docs/design/scopes.md).
   const scope = Scope.root(factory, ctx.options);

@@ -13,6 +13,7 @@ import { ScopeEnded } from "../scope/scope";
 import { CALL_RECURSION_MESSAGE } from "../walk/chain";
 import type { Entry } from "../walk/entry";
 import ITEM_LUA from "./item.lua";
+import { runTasksOf } from "./run-tasks";
 import {
   CANCEL_ARITY_MESSAGE,
   CONCURRENCY_ARITY_MESSAGE,
@@ -25,6 +26,9 @@ import {
 } from "./task-messages";
 import type { TaskResultEntry } from "./task-set";
 import TASKS_LUA from "./tasks.lua";
+
+/** `sys.taskid` on the root chain and in the chains it calls: no task. */
+const ROOT_TASK_ID = "0";
 
 /** The chunk name tasks.lua is compiled under: frames read `runvil/tasks.lua:{line}:`. */
 export const TASKS_LUA_CHUNK_NAME = "@runvil/tasks.lua";
@@ -150,7 +154,10 @@ export function tasksHost(entry: Entry): HostFunction {
       case "note": {
         const text = noteText(call.text(2) ?? "");
         return guarded(entry, async () => {
-          entry.ctx.emit(entry.source, "task_note", { task: entry.chain.taskId, text });
+          const task = entry.chain.taskId;
+          // On the main walk it only reports the event; a task's note is what task_status reads.
+          if (task !== ROOT_TASK_ID) runTasksOf(entry.ctx).setNote(task, text);
+          entry.ctx.emit(entry.source, "task_note", { task, text });
           return [];
         });
       }

@@ -4,6 +4,7 @@ import { type ScopeEnd, ScopeEnded } from "../scope/scope";
 import type { Chain } from "../walk/chain";
 import type { ChainRunner } from "../walk/chain-runner";
 import type { Entry } from "../walk/entry";
+import { runTasksOf } from "./run-tasks";
 import {
   consumedMessage,
   DEFAULT_TASK_CONCURRENCY,
@@ -35,7 +36,12 @@ export interface SpawnRequest {
   readonly itemJson: string;
   readonly index: number | undefined;
   readonly startVar: LuaJsonObject;
+  /** Who started it (the `task_started` event's `by`); `script` when absent. */
+  readonly by?: "script" | "model";
 }
+
+/** A task's state as the model's `task_status` reads it (docs/design/task-builtins.md). */
+export type TaskState = "waiting" | "running" | "succeeded" | "failed" | "cancelled" | "awaited";
 
 interface TaskRecord {
   readonly id: string;
@@ -102,6 +108,7 @@ export class TaskSet {
   /** Starts a task (or queues it): its id is taken now, from the entry's chain. */
   spawn(request: SpawnRequest): string {
     if (this.live().length >= MAX_LIVE_TASKS_PER_ENTRY) throw quotaError(LIVE_TASKS_QUOTA_MESSAGE);
+    runTasksOf(this.entry.ctx).admit();
     const chain = this.entry.chain.openTaskChain(
       request.container,
       request.itemJson,
@@ -128,12 +135,32 @@ export class TaskSet {
     ctx.emit(this.entry.source, "task_started", {
       task: record.id,
       target: request.target,
-      by: "script",
+      by: request.by ?? "script",
       ...(request.index === undefined ? {} : { index: request.index }),
     });
     this.queue.push(record);
     this.pump();
     return record.id;
+  }
+
+  /** The state of task `id` of this entry, or undefined when the entry started no such task. */
+  stateOf(id: string): TaskState | undefined {
+    const record = this.records.get(id);
+    if (record === undefined) return undefined;
+    if (record.consumed) return "awaited";
+    if (record.cancelled) return "cancelled";
+    if (record.state !== "finished") return record.state;
+    return record.outcome?.ok === true ? "succeeded" : "failed";
+  }
+
+  /**
+   * The outcome a joiner of task `id` sees (`cancelled` once it was cancelled), or undefined
+   * while it has not finished.
+   */
+  outcomeOf(id: string): TaskOutcome | undefined {
+    const record = this.records.get(id);
+    if (record === undefined || record.state !== "finished") return undefined;
+    return record.cancelled ? this.cancelledOutcome(record) : record.outcome;
   }
 
   /**
@@ -176,6 +203,12 @@ export class TaskSet {
     if (record === undefined) throw new Error("join_any resumed with no finished task");
     record.consumed = true;
     this.emitJoined([record.id]);
+    // The choice observes timing: it takes an effect id and is recorded (determinism.md, Replay).
+    this.entry.ctx.emit(this.entry.source, "task_observed", {
+      via: "join_any",
+      answer: record.id,
+      effect: this.entry.nextEffectId(),
+    });
     return [this.entryOf(record), position + 1];
   }
 
@@ -384,6 +417,7 @@ export class TaskSet {
   private finish(record: TaskRecord, outcome: TaskOutcome): void {
     record.state = "finished";
     record.outcome = outcome;
+    runTasksOf(this.entry.ctx).release();
     record.chain.scope.close();
     const target = this.entry.ctx.prompt.sections[record.request.section]?.name ?? "";
     this.entry.ctx.emit({ chain: record.id, entry: null, section: target }, "task_finished", {
