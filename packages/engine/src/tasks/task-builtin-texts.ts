@@ -6,17 +6,6 @@ import { sectionNotFoundMessage } from "../walk/heading-reference";
  * (docs/design/task-builtins.md, "Definitions", "What each answers").
  */
 
-/** The four names, in the order every round lists them *(spec)*. */
-export const TASK_BUILTIN_NAMES = ["task", "task_cancel", "task_status", "await_tasks"] as const;
-
-/** One of the four names. */
-export type TaskBuiltinName = (typeof TASK_BUILTIN_NAMES)[number];
-
-/** Whether `name` is a task built-in's name. */
-export function isTaskBuiltinName(name: string): name is TaskBuiltinName {
-  return (TASK_BUILTIN_NAMES as readonly string[]).includes(name);
-}
-
 const TASK_ID_EXAMPLE = "such as 0.0";
 
 /** The four definitions as the model reads them (the design's table). */

@@ -1,3 +1,4 @@
+import type { TaskBuiltinName } from "@runvil/names";
 import type { JsonObject, JsonValue } from "@runvil/sdk";
 import type { TaskBuiltinCall, TaskBuiltinPort } from "../loop/task-builtin-port";
 import { ScopeEnded } from "../scope/scope";
@@ -15,7 +16,6 @@ import {
   TASK_BUILTIN_DEFINITIONS,
   TASK_INPUT_TYPE_MESSAGE,
   TASK_TARGET_TYPE_MESSAGE,
-  type TaskBuiltinName,
   targetNotAllowedMessage,
   taskCancelledAnswer,
   taskIdTypeMessage,

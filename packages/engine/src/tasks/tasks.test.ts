@@ -234,6 +234,24 @@ describe("tasks.join_any and tasks.cancel", () => {
     expect(resultText(r)).toBe("fast 2 cancelled 0.0 task 0.0 was cancelled");
   });
 
+  it("records join_any's choice as an observation that takes the entry's next effect id", async () => {
+    const r = await run(
+      "# T",
+      "## Main",
+      lua(
+        "local e = tasks.join_any({ tasks.spawn('### W') })\nstore.write('after.txt', e.result)\nreturn e.task",
+      ),
+      "### W",
+      lua("return 'w'"),
+    );
+    expect(resultText(r)).toBe("0.0");
+    const observed = r.port.events.filter((e) => e.type === "task_observed");
+    expect(observed).toMatchObject([
+      { via: "join_any", answer: "0.0", effect: "0.1/1", entry: "0.1" },
+    ]);
+    expect(r.port.requests.map((request) => request.effect)).toEqual(["0.1/2"]);
+  });
+
   it("makes a finished but unjoined task read cancelled once it is cancelled", async () => {
     const r = await run(
       "# T",
