@@ -3,6 +3,7 @@ import { resolveTarget } from "../globals/jump-call";
 import { argumentError, type HostCall, type HostFunction, type LuaValue, quotaError } from "../lua";
 import { ScopeEnded } from "../scope/scope";
 import { callShift } from "../tasks/install-tasks";
+import { runTasksOf } from "../tasks/run-tasks";
 import type { Entry } from "../walk/entry";
 import FANOUT_LUA from "./fanout.lua";
 import {
@@ -86,6 +87,7 @@ export function fanoutHost(entry: Entry): HostFunction {
         const members = Array.isArray(listed) ? listed.map(String) : [];
         const startVar = entry.readVar();
         if (entry.scope.shouldStop()) return suspendOn(Promise.reject(new ScopeEnded(entry.scope)));
+        runTasksOf(entry.ctx).checkArms(members.length); // the run-wide task guard (tasks.md)
         return suspendOn(
           runFanout(entry, { section, target, members, startVar }).then((entries) => [
             entries.map((e): LuaValue => ({ ok: e.ok, text: e.text, exhausted: e.exhausted })),

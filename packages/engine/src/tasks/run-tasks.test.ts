@@ -32,6 +32,20 @@ describe("RunTasks", () => {
     expect(new RunTasks().limit).toBe(MAX_UNFINISHED_TASKS_PER_RUN);
   });
 
+  it("makes room for a fanout's arms together or refuses them all", () => {
+    const run = new RunTasks(3);
+    run.admit();
+    run.checkArms(2);
+    run.admitArm();
+    run.admitArm();
+    expect(run.unfinished).toBe(3);
+    run.release();
+    expect(() => run.checkArms(2)).toThrow(
+      "tasks.fanout: 2 arms would pass the run's limit of 3 unfinished tasks",
+    );
+    run.checkArms(1);
+  });
+
   it("keeps each task's latest note", () => {
     const run = new RunTasks();
     expect(run.noteOf("0.0")).toBeUndefined();
@@ -71,9 +85,15 @@ describe("the run-wide task guard", () => {
     "store.read('held.txt')",
     "```",
     "",
+    "### Quick",
+    "",
+    "```lua",
+    "return item",
+    "```",
+    "",
   ].join("\n");
 
-  async function section(limit: number) {
+  async function section(limit: number, hold = true) {
     const prepared = await prepareScenario(await parseForTest(text));
     const port = new ToolPort(prepared, {
       replies: [
@@ -82,7 +102,7 @@ describe("the run-wide task guard", () => {
       ],
     });
     // Every task waits on the store until the test ends.
-    port.beforeStoreOp = () => new Promise<void>(() => undefined);
+    if (hold) port.beforeStoreOp = () => new Promise<void>(() => undefined);
     const vm = await openSectionVm(text, port, {
       ...prepared.catalog,
       models: [boundRole("writer")],
@@ -104,6 +124,22 @@ return err.kind .. '|' .. tostring(err)`);
       expect(text).toBe("lua|tasks.spawn: the run already has 2 unfinished tasks");
       expect(run.unfinished).toBe(2);
       expect(vm.entry.taskSet.liveIds()).toEqual(["0.0", "0.1"]);
+    } finally {
+      vm.close();
+    }
+  });
+
+  it("refuses a fanout whose arms would pass the limit before any arm starts, and counts arms out", async () => {
+    const { vm, run } = await section(2, false);
+    try {
+      const [text] =
+        await vm.run(`local ok, err = pcall(tasks.fanout, '### Quick', { 'a', 'b', 'c' })
+local r = tasks.fanout('### Quick', { 'a', 'b' })
+return err.kind .. '|' .. tostring(err) .. '|' .. table.concat(r, ',')`);
+      expect(text).toBe(
+        "lua|tasks.fanout: 3 arms would pass the run's limit of 2 unfinished tasks|a,b",
+      );
+      expect(run.unfinished).toBe(0);
     } finally {
       vm.close();
     }

@@ -9,6 +9,11 @@ export function runTasksQuotaMessage(limit: number): string {
   return `tasks.spawn: the run already has ${limit} unfinished tasks`;
 }
 
+/** The guard's refusal of a fanout whose arms would pass the limit (quota). */
+export function runArmsQuotaMessage(arms: number, limit: number): string {
+  return `tasks.fanout: ${arms} arms would pass the run's limit of ${limit} unfinished tasks`;
+}
+
 /**
  * The run-wide task facts no one entry owns: how many tasks are unfinished (the resource guard
  * of tasks.md, Limits: a task counts from its spawn until its chain has torn down, whoever owns
@@ -39,6 +44,21 @@ export class RunTasks {
   /** Counts a task in at its spawn; a quota error when the run is full. */
   admit(): void {
     if (this.full) throw quotaError(runTasksQuotaMessage(this.limit));
+    this.unfinishedCount++;
+  }
+
+  /**
+   * Checks that a fanout's `arms` fit under the limit together (a quota error when they do not),
+   * before any of them is dispatched, so a fanout never starts only some of its arms.
+   */
+  checkArms(arms: number): void {
+    if (this.unfinishedCount + arms > this.limit) {
+      throw quotaError(runArmsQuotaMessage(arms, this.limit));
+    }
+  }
+
+  /** Counts in a fanout arm that {@link checkArms} made room for. */
+  admitArm(): void {
     this.unfinishedCount++;
   }
 

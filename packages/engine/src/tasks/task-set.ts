@@ -293,6 +293,8 @@ export class TaskSet {
     readonly id: string;
     readonly finished: Promise<TaskOutcome>;
   } {
+    // Its fanout checked the run-wide guard for every arm before dispatching the first.
+    runTasksOf(this.entry.ctx).admitArm();
     const chain = this.entry.chain.openTaskChain(
       request.container,
       request.itemJson,
