@@ -150,7 +150,7 @@ class AiSdkProvider implements ModelProvider {
       const delay = retryDelay(this.#retry, attempt, kind.retryAfterMs);
       const elapsed = Date.now() - started;
       if (attempt > this.#retry.maxRetries || elapsed + delay > this.#retry.maxRetryTimeMs) {
-        throw this.#gaveUp(kind, entry, attempt, delay, error);
+        throw this.#gaveUp(kind, entry, attempt, delay);
       }
       request.onProgress?.({ type: "retry", attempt, delayMs: delay, reason: kind.reason });
       await sleep(delay, request.signal);
@@ -226,7 +226,6 @@ class AiSdkProvider implements ModelProvider {
         return this.#fail(
           "context_exhausted",
           `${name}: the request does not fit ${entry.id}: ${kind.detail}`,
-          error,
         );
       case "auth":
         return this.#fail(
@@ -234,15 +233,13 @@ class AiSdkProvider implements ModelProvider {
           kind.status === 401
             ? `${name}: the server refused the API key (401 Unauthorized); set ${this.#keySetting} to a valid key`
             : `${name}: the API key may not use ${entry.apiId} (403 Forbidden); check the key's permissions, or set ${this.#keySetting} to another key`,
-          error,
         );
       case "missing-key":
-        return this.#fail("internal", `${name}: no API key; set ${this.#keySetting}`, error);
+        return this.#fail("internal", `${name}: no API key; set ${this.#keySetting}`);
       case "unknown-model":
         return this.#fail(
           "internal",
           `${name}: the server does not know the model ${JSON.stringify(entry.apiId)} (${kind.status}); check the model ids of provider ${name} in runvil.config.json`,
-          error,
         );
       case "bad-reply":
         return this.#fail(
@@ -251,7 +248,7 @@ class AiSdkProvider implements ModelProvider {
           error,
         );
       case "refused":
-        return this.#fail("internal", `${name}: ${entry.id}: ${kind.detail}`, error);
+        return this.#fail("internal", `${name}: ${entry.id}: ${kind.detail}`);
       case "other":
         return this.#fail("internal", `${name}: the model round on ${entry.id} failed`, error);
     }
@@ -262,13 +259,12 @@ class AiSdkProvider implements ModelProvider {
     entry: AiSdkCatalogModel,
     attempt: number,
     delay: number,
-    error: unknown,
   ): ModelFailure {
     const tries = attempt === 1 ? "1 attempt" : `${attempt} attempts`;
     const why =
       attempt > this.#retry.maxRetries
         ? `gave up after ${tries}`
         : `gave up after ${tries}: the next wait (${(delay / 1000).toFixed(1)} s) would pass the ${this.#retry.maxRetryTimeMs / 1000} s retry budget`;
-    return this.#fail("internal", `${this.name}: ${kind.reason} on ${entry.id}; ${why}`, error);
+    return this.#fail("internal", `${this.name}: ${kind.reason} on ${entry.id}; ${why}`);
   }
 }

@@ -57,6 +57,7 @@ export async function replyOfStream(
   options: StreamReadOptions,
 ): Promise<ModelReply> {
   const reader = stream.getReader();
+  const watch = new StreamWatch(reader, options.idleTimeoutMs, options.signal);
   const parts: ReplyParts = { texts: [], toolCalls: [] };
   let characters = 0;
   let finishReason: LanguageModelV3FinishReason | undefined;
@@ -65,7 +66,7 @@ export async function replyOfStream(
   const report = (): void => options.onOutput?.(Math.ceil(characters / 4));
   try {
     for (;;) {
-      const next = await readWithin(reader, options.idleTimeoutMs, options.signal);
+      const next = await watch.read();
       if (next.done) break;
       const part = next.value;
       switch (part.type) {
@@ -105,6 +106,7 @@ export async function replyOfStream(
     reader.cancel().catch(() => {});
     throw error;
   } finally {
+    watch.stop();
     reader.releaseLock();
   }
   if (!finished) throw new StreamBroken("the reply stream ended before its finish");
@@ -112,6 +114,9 @@ export async function replyOfStream(
   options.onOutput?.(reply.usage.outputTokens);
   return reply;
 }
+
+/** What a reader's `read` resolves with. */
+type ReadResult<T> = Awaited<ReturnType<ReadableStreamDefaultReader<T>["read"]>>;
 
 function streamError(error: unknown): Error {
   // An error part that is an API error (an SSE `error` event with a status) keeps its
@@ -134,44 +139,67 @@ function describeErrorPart(error: unknown): string {
   }
 }
 
-/** The next part, or a StreamBroken after `idleMs` of silence; rejects at once on an abort. */
-function readWithin<T>(
-  reader: ReadableStreamDefaultReader<T>,
-  idleMs: number,
-  signal: AbortSignal,
-): Promise<{ done: true } | { done: false; value: T }> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    const onAbort = (): void => {
-      done();
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new StreamBroken(`the reply stream sent nothing for ${idleMs / 1000} s`));
-    }, idleMs);
-    if (signal.aborted) {
-      onAbort();
-      return;
+/**
+ * Reads a stream under an idle timeout and an abort signal with one timer and one listener for
+ * the whole stream, not one per part: silence or an abort cancels the reader, which ends the
+ * pending read, and the read then throws the reason (a part costs a timestamp).
+ */
+class StreamWatch<T> {
+  readonly #reader: ReadableStreamDefaultReader<T>;
+  readonly #idleMs: number;
+  readonly #signal: AbortSignal;
+  #reason: unknown;
+  #stopped = false;
+  #last = Date.now();
+  #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort = (): void => this.#fail(this.#signal.reason);
+
+  constructor(reader: ReadableStreamDefaultReader<T>, idleMs: number, signal: AbortSignal) {
+    this.#reader = reader;
+    this.#idleMs = idleMs;
+    this.#signal = signal;
+    this.#timer = setTimeout(this.#check, idleMs);
+    if (signal.aborted) this.#fail(signal.reason);
+    else signal.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** The next part; rejects with StreamBroken on a read error or silence, with the signal's reason on an abort. */
+  async read(): Promise<ReadResult<T>> {
+    let next: ReadResult<T>;
+    try {
+      next = await this.#reader.read();
+    } catch (error) {
+      if (this.#reason !== undefined) throw this.#reason;
+      throw new StreamBroken(
+        `the reply stream broke off: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
-    signal.addEventListener("abort", onAbort, { once: true });
-    reader.read().then(
-      (result) => {
-        done();
-        resolve(result.done ? { done: true } : { done: false, value: result.value });
-      },
-      (error: unknown) => {
-        done();
-        reject(
-          new StreamBroken(
-            `the reply stream broke off: ${error instanceof Error ? error.message : String(error)}`,
-            { cause: error },
-          ),
-        );
-      },
-    );
-  });
+    if (this.#reason !== undefined) throw this.#reason;
+    this.#last = Date.now();
+    return next;
+  }
+
+  /** Stops the timer and the listener. */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#signal.removeEventListener("abort", this.#onAbort);
+  }
+
+  readonly #check = (): void => {
+    if (this.#stopped) return;
+    const idle = Date.now() - this.#last;
+    if (idle >= this.#idleMs) {
+      this.#fail(new StreamBroken(`the reply stream sent nothing for ${this.#idleMs / 1000} s`));
+    } else {
+      this.#timer = setTimeout(this.#check, this.#idleMs - idle);
+    }
+  };
+
+  #fail(reason: unknown): void {
+    if (this.#reason !== undefined || this.#stopped) return;
+    this.#reason = reason ?? new Error("the reply stream was aborted");
+    this.#reader.cancel(this.#reason).catch(() => {});
+  }
 }

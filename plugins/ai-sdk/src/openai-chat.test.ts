@@ -255,10 +255,18 @@ describe("OpenAI errors", () => {
     expect(failure.message).toBe(
       "openai: the server refused the API key (401 Unauthorized); set the environment variable OPENAI_API_KEY to a valid key",
     );
-    const logged = failure.cause as Error;
-    expect(logged.stack).toContain("Incorrect API key provided: [redacted]");
-    expect(`${logged.stack}${logged.message}`).not.toContain(KEY);
+    expect(failure.cause).toBeUndefined();
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("fails anything else as a generic round failure whose logged cause has the key redacted", async () => {
+    server.answer({ status: 418, json: openaiError(`teapot for ${KEY}`, "teapot", null) });
+    const failure = await failureOf(provider().round(roundRequest("openai:gpt-4.1-mini")));
+    expect(failure.kind).toBe("internal");
+    expect(failure.message).toBe("openai: the model round on openai:gpt-4.1-mini failed");
+    const logged = failure.cause as Error;
+    expect(logged.stack).toContain("teapot for [redacted]");
+    expect(`${logged.stack}${logged.message}`).not.toContain(KEY);
   });
 
   it("says which model id the server rejects", async () => {
