@@ -9,8 +9,8 @@ import { BUNDLE_IMPORT_PARAMETER, WARM_UP_WORKER_DATA } from "./src/worker/code-
 
 /**
  * The run's worker bundle (dist/worker-bundle.cjs): src/worker/bundle.ts with everything it loads —
- * the Engine, the Lua runtime, the parser, the Host, the Harness and the official plugins — in
- * one CommonJS file, which dist/worker.js (src/worker/loader.ts, built by tsup.config.ts first)
+ * the Engine, the Lua runtime, the parser, the Host, the Harness and the official plugins (the
+ * `@ai-sdk/*` packages excepted) — in one CommonJS file, which dist/worker.js (src/worker/loader.ts, built by tsup.config.ts first)
  * compiles through V8's code cache (docs/design/performance.md, docs/design/cli.md "Cold
  * start"). After the build:
  * - wasmoon's glue.wasm is copied beside the bundle (wasmoon looks for it there);
@@ -83,8 +83,11 @@ export default defineConfig({
   platform: "node",
   splitting: false,
   // Everything but the journal, which loads (with its native SQLite client) only for a run that
-  // records: it stays a package, imported at run time (docs/design/journal.md).
-  noExternal: [/^(?!@runvil\/journal(\/|$))/],
+  // records: it stays a package, imported at run time (docs/design/journal.md); and the AI SDK
+  // provider packages, which stay in node_modules and load at a configured provider's first use
+  // (the worker's import function resolves them from dist/), so a run without a model provider
+  // reads no more bundle than before (providers.md §7).
+  noExternal: [/^(?!@runvil\/journal(\/|$)|@ai-sdk\/)/],
   external: ["@runvil/journal"],
   // The Engine's own Lua as text (docs/design/lua-files.md): @runvil/lua and @runvil/engine come
   // in built, their .lua files already inlined, so this covers any other bundled source.

@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
+    // The default Host offers OpenAI and Anthropic when their keys are set: the tests run as
+    // on a machine without them, whatever the developer's environment holds.
+    env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
     // Robustness tests (huge inputs, many VMs) can run long on a loaded 2-core CI machine;
     // time is never what a test checks (benchmarks measure it).
     testTimeout: 60_000,

@@ -233,6 +233,7 @@ describe("runvil check", () => {
       [
         "demo.md: RequirementsUnmet error: the environment cannot satisfy this prompt:",
         "- model role writer cannot be bound: it names no model, and this host has no default model; set model: under models.writer; this host has no model provider",
+        '  fix: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or add to runvil.config.json: "providers": { "local": { "module": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:11434/v1" }, "models": { "llama3.2": { "contextWindow": 131072, "maxOutputTokens": 8192 } } } }',
         "",
       ].join("\n"),
     );

@@ -4,6 +4,11 @@ import type { TestOptions } from "./commands/test";
 import type { CliIo } from "./io";
 import { VERSION } from "./version";
 
+/** Collects a repeatable option's values. */
+function collect(value: string, previous: readonly string[]): string[] {
+  return [...previous, value];
+}
+
 function journalOptions(options: { journal?: string; json?: boolean }): {
   journal?: string;
   json: boolean;
@@ -67,6 +72,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "--input <mode>",
       "where the operator's answers come from: auto (the terminal, when stdin is one), stdin (lines of stdin, even a pipe) or none",
       "auto",
+    )
+    .option(
+      "--model <role=model>",
+      "bind a model role to a catalog model, such as writer=openai:gpt-5-mini (repeatable)",
+      collect,
+      [],
     )
     .option("--json", "print one JSON object instead of text")
     .option(
@@ -178,6 +189,35 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...journalOptions(options),
             all: options.all === true,
             recorded: options.recorded === true,
+          },
+          io,
+        );
+      },
+    );
+
+  program
+    .command("models")
+    .description(
+      "list the Host's model catalog and what each model role of the given prompts binds to",
+    )
+    .argument("[files...]", "prompt files (.md)")
+    .option("--config <file>", "the Host configuration (default: the nearest runvil.config.json)")
+    .option(
+      "--model <role=model>",
+      "bind a model role to a catalog model (repeatable)",
+      collect,
+      [],
+    )
+    .option("--json", "print a JSON report instead of text")
+    .action(
+      async (files: string[], options: { config?: string; model: string[]; json?: boolean }) => {
+        const { modelsCommand } = await import("./commands/models");
+        exitCode = await modelsCommand(
+          files,
+          {
+            json: options.json === true,
+            model: options.model,
+            ...(options.config === undefined ? {} : { config: options.config }),
           },
           io,
         );

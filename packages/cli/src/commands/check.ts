@@ -12,6 +12,7 @@ import {
 import { formatHostError, formatParseError, formatRefusal } from "../format-parse-error";
 import { CliHostCache } from "../host/cli-host";
 import type { CliIo } from "../io";
+import { withModelHints } from "../model-hints";
 import { type OutlineJson, outlineJson, renderOutline } from "../outline";
 import { readFailureMessage } from "../read-failure";
 import { inputModeUsageError, lendsBroker, parseInputMode } from "./input-mode";
@@ -83,10 +84,11 @@ async function prepareCheck(
     services: broker ? { [INPUT_BROKER]: PRESENT_BROKER } : {},
   });
   if (prepared.ok) return { ok: true, models: prepared.run.models };
+  const notice = withModelHints(prepared.notice, loaded.host);
   return {
     ok: false,
-    error: { kind: "RequirementsUnmet", message: prepared.notice },
-    text: formatRefusal(file, prepared.notice),
+    error: { kind: "RequirementsUnmet", message: notice },
+    text: formatRefusal(file, notice),
   };
 }
 

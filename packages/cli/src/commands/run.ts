@@ -9,6 +9,7 @@ import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
 import { printCostLine } from "./cost-line";
 import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
+import { parseModelOverrides } from "./model-overrides";
 import { ProgressLine } from "./progress-line";
 import { parseSeed, randomSeed, seedUsageError } from "./run-seed";
 
@@ -26,6 +27,8 @@ export interface RunCommandOptions {
   readonly config?: string;
   /** Where the input broker comes from: `auto` (default), `stdin` or `none`. */
   readonly input?: string;
+  /** `--model role=id`, each as typed. */
+  readonly model?: readonly string[];
   /** Print one JSON object instead of text. */
   readonly json: boolean;
   /** The stop deadline in milliseconds as typed (default 10000; docs/design/stop.md). */
@@ -144,6 +147,11 @@ export async function runCommand(
     io.stderr(`${inputModeUsageError(options.input ?? "")}\n`);
     return 2;
   }
+  const overrides = parseModelOverrides(options.model ?? []);
+  if (!overrides.ok) {
+    io.stderr(`${overrides.message}\n`);
+    return 2;
+  }
   let bytes: Uint8Array;
   try {
     bytes = await io.readFile(file);
@@ -177,6 +185,7 @@ export async function runCommand(
     ...(options.record === false
       ? {}
       : { record: options.journal === undefined ? {} : { journal: options.journal } }),
+    ...(Object.keys(overrides.models).length === 0 ? {} : { models: overrides.models }),
   };
   const broker = operator ? operatorBroker(io, () => progress?.clear()) : undefined;
   const handle = await startRun(

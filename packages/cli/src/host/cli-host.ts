@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
-import { createHost, type Host, loadHostConfig } from "@runvil/host";
+import { createHost, type Host, type HostOptions, loadHostConfig } from "@runvil/host";
 import { findConfigFile } from "./find-config";
+import { providerLoading } from "./model-providers";
 import { OFFICIAL_MODULES, withOfficialPlugins } from "./official-plugins";
 
 /** Where the CLI's Host comes from for one prompt or scenario file. */
@@ -31,16 +32,29 @@ function messageOf(error: unknown): string {
 
 /**
  * Sets up the Host of a configuration file (undefined: none): the official plugins plus the
- * file's plugins and services (docs/design/cli.md). A configuration or plugin problem gives
- * `ok: false` with a message naming the file.
+ * file's plugins, services and model providers, or the default providers (OpenAI, Anthropic)
+ * when it names none and their keys are set (docs/design/cli.md). A configuration or plugin
+ * problem gives `ok: false` with a message naming the file.
  */
 export async function hostForConfig(configFile: string | undefined): Promise<CliHostResult> {
   try {
-    const config =
-      configFile === undefined
-        ? { plugins: [] }
-        : await loadHostConfig(configFile, { builtins: OFFICIAL_MODULES });
-    const host = await createHost({ ...config, plugins: withOfficialPlugins(config.plugins) });
+    const loading = providerLoading(process.env);
+    let config: HostOptions;
+    if (configFile === undefined) {
+      const defaults = await loading.loader.plugin(undefined);
+      config = { plugins: defaults === undefined ? [] : [defaults] };
+    } else {
+      config = await loadHostConfig(configFile, {
+        builtins: OFFICIAL_MODULES,
+        providers: loading.loader,
+      });
+    }
+    const defaultModel = config.defaultModel ?? loading.defaultModel();
+    const host = await createHost({
+      ...config,
+      plugins: withOfficialPlugins(config.plugins),
+      ...(defaultModel === undefined ? {} : { defaultModel }),
+    });
     return { ok: true, host, configFile };
   } catch (error) {
     return { ok: false, message: messageOf(error) };

@@ -1,11 +1,14 @@
 import { loadHostConfig, type PluginEntry } from "@runvil/host";
 import { configFileFor } from "./cli-host";
+import { scenarioProviderLoader } from "./model-providers";
 import { OFFICIAL_MODULES } from "./official-plugins";
 
 /**
  * The plugins of the runvil.config.json that applies to each scenario file (the same lookup as
  * `runvil run`), loaded once per configuration file: `runvil test` adds them to every case's
- * Host. Rejects with the configuration's error (its message names the file).
+ * Host. The file's model providers come too (a case binds its roles to scripted models, so
+ * they serve no round); the default providers never do, so a key in the environment changes
+ * no scenario. Rejects with the configuration's error (its message names the file).
  */
 export class ConfigPlugins {
   readonly #byConfig = new Map<string, Promise<readonly PluginEntry[]>>();
@@ -16,9 +19,10 @@ export class ConfigPlugins {
     if (configFile === undefined) return [];
     let plugins = this.#byConfig.get(configFile);
     if (plugins === undefined) {
-      plugins = loadHostConfig(configFile, { builtins: OFFICIAL_MODULES }).then(
-        (config) => config.plugins,
-      );
+      plugins = loadHostConfig(configFile, {
+        builtins: OFFICIAL_MODULES,
+        providers: scenarioProviderLoader(),
+      }).then((config) => config.plugins);
       this.#byConfig.set(configFile, plugins);
     }
     return plugins;

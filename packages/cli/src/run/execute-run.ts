@@ -10,6 +10,7 @@ import { formatHostError, formatParseError } from "../format-parse-error";
 import { loadCliHost } from "../host/cli-host";
 import { JOURNAL_ENV, journalLocation } from "../journal/journal-location";
 import { type Recording, startRecording } from "../journal/record-run";
+import { withModelHints } from "../model-hints";
 import { EventFileSink } from "./event-file-sink";
 import type { RunListeners } from "./run-handle";
 import { RunProgress } from "./run-progress";
@@ -82,8 +83,11 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   const broker = request.operator ? sides.broker : undefined;
   const prepared = loaded.host.prepare(parsed.prompt, {
     services: broker === undefined ? {} : { [INPUT_BROKER]: broker },
+    ...(request.models === undefined ? {} : { models: request.models }),
   });
-  if (!prepared.ok) return { kind: "refused", notice: prepared.notice };
+  if (!prepared.ok) {
+    return { kind: "refused", notice: withModelHints(prepared.notice, loaded.host) };
+  }
 
   const store = request.store === undefined ? new MemoryStore() : new DirectoryStore(request.store);
   const progress = request.progress ? new RunProgress() : undefined;
@@ -119,9 +123,13 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     },
   });
   const models = modelPortFor(prepared.run, {
-    // A ModelFailure's message already reached the run; only an unexpected error is shown.
+    // A ModelFailure's message already reached the run; an unexpected error is shown, and so is
+    // the provider's own error behind a failure that carries one (the Host's log).
     onModelError: (error, round) => {
       if (!ModelFailure.isInstance(error)) sides.onModelError?.(round.model, toolErrorText(error));
+      else if (error.cause !== undefined) {
+        sides.onModelError?.(round.model, `${error.message}: ${toolErrorText(error.cause)}`);
+      }
     },
   });
   const port = new RunPort(store, {
@@ -140,7 +148,10 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
       showProgress(progress?.toolCall());
       return port.toolCall(call);
     },
-    modelRound: (round) => port.modelRound(round),
+    modelRound: (round) =>
+      progress === undefined
+        ? port.modelRound(round)
+        : progress.modelRound(round, (request) => port.modelRound(request), showProgress),
     emit: (event) => port.emit(event),
   };
 

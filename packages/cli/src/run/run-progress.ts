@@ -1,4 +1,5 @@
-import type { RunEvent } from "@runvil/protocol";
+import type { ModelRoundEffectRequest, ModelRoundOutput, RunEvent } from "@runvil/protocol";
+import { ModelProgress } from "./model-progress";
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -7,13 +8,15 @@ function plural(count: number, noun: string): string {
 /**
  * The text of `runvil run`'s progress line, kept up to date from the run's events and effects:
  * `running: {section} · {n} effects`, plus ` · {k} tool calls` once a tool was called (tool
- * calls are effects too, counted when they start).
+ * calls are effects too, counted when they start), plus the open model round (ModelProgress:
+ * ` · writer round 2 · 153 tokens`, or its retry).
  */
 export class RunProgress {
   #section = "";
   #effects = 0;
   #toolCalls = 0;
   #text = "";
+  readonly #model = new ModelProgress();
 
   /** The current text (`""` before anything happened). */
   get text(): string {
@@ -40,9 +43,38 @@ export class RunProgress {
     return this.#render();
   }
 
+  /**
+   * Runs a model round through `perform` with a progress listener that shows its output so far
+   * and its retries (and passes them on to the round's own listener); `show` gets each change.
+   */
+  async modelRound(
+    round: ModelRoundEffectRequest,
+    perform: (round: ModelRoundEffectRequest) => Promise<ModelRoundOutput>,
+    show: (changed: boolean) => void,
+  ): Promise<ModelRoundOutput> {
+    this.#model.started(round);
+    show(this.#render());
+    const own = round.onProgress;
+    try {
+      return await perform({
+        ...round,
+        onProgress: (progress) => {
+          own?.(progress);
+          this.#model.progress(round, progress);
+          show(this.#render());
+        },
+      });
+    } finally {
+      this.#model.ended(round);
+      show(this.#render());
+    }
+  }
+
   #render(): boolean {
     let text = `running: ${this.#section} · ${plural(this.#effects, "effect")}`;
     if (this.#toolCalls > 0) text += ` · ${plural(this.#toolCalls, "tool call")}`;
+    const model = this.#model.text;
+    if (model !== "") text += ` · ${model}`;
     if (text === this.#text) return false;
     this.#text = text;
     return true;

@@ -34,6 +34,8 @@ export interface RunRequest {
    * `record` (`--no-record`, the build's warm-up): the run is not recorded.
    */
   readonly record?: { readonly journal?: string };
+  /** `--model role=id` bindings; absent: none. */
+  readonly models?: Readonly<Record<string, string>>;
 }
 
 /** How a run request ended, as plain data (it crosses back from the worker). */

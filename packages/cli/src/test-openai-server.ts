@@ -1,0 +1,129 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted answer: a JSON body with a status and headers, or SSE events. */
+export type ScriptedAnswer =
+  | { readonly status: number; readonly headers?: Record<string, string>; readonly json: unknown }
+  | { readonly sse: readonly unknown[] };
+
+/** A chat-completion chunk of `delta` (and `finish_reason`), as an OpenAI-compatible server streams it. */
+export function chunk(delta: Record<string, unknown>, finishReason: string | null = null): unknown {
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "qwen3",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+/** The usage chunk that ends a stream. */
+export function usageChunk(prompt: number, completion: number): unknown {
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model: "qwen3",
+    choices: [],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+    },
+  };
+}
+
+/**
+ * A local OpenAI-compatible chat completions server on 127.0.0.1 for the CLI's end-to-end
+ * tests: each request gets the next scripted answer, and every request body is kept.
+ */
+export class ScriptedOpenAiServer {
+  readonly bodies: unknown[] = [];
+  readonly #answers: ScriptedAnswer[];
+  readonly #server: Server;
+
+  constructor(answers: readonly ScriptedAnswer[]) {
+    this.#answers = [...answers];
+    this.#server = createServer(async (req, res) => {
+      let text = "";
+      for await (const piece of req) text += String(piece);
+      this.bodies.push(JSON.parse(text === "" ? "null" : text));
+      const answer = this.#answers.shift();
+      if (answer === undefined) {
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end('{"error":{"message":"no answer scripted"}}');
+        return;
+      }
+      if ("json" in answer) {
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+        res.end(JSON.stringify(answer.json));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const event of answer.sse) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      res.end("data: [DONE]\n\n");
+    });
+  }
+
+  /** Listens on a free port and resolves with the base URL of its API (`http://127.0.0.1:N/v1`). */
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/v1`;
+  }
+
+  close(): Promise<void> {
+    this.#server.closeAllConnections();
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+/** The answers of one triage: a 429, the retried round's two tool calls, then the reason. */
+export function triageAnswers(): ScriptedAnswer[] {
+  return [
+    {
+      status: 429,
+      headers: { "retry-after": "0" },
+      json: {
+        error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+      },
+    },
+    {
+      sse: [
+        chunk({ role: "assistant", content: null }),
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: "c1",
+              type: "function",
+              function: { name: "add_label", arguments: '{"label":' },
+            },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"bug"}' } }] }),
+        chunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: "c2",
+              type: "function",
+              function: { name: "add_label", arguments: '{"label":"docs"}' },
+            },
+          ],
+        }),
+        chunk({}, "tool_calls"),
+        usageChunk(180, 24),
+      ],
+    },
+    {
+      sse: [
+        chunk({ role: "assistant", content: "" }),
+        chunk({ content: "It crashes on start, " }),
+        chunk({ content: "and the install docs are out of date." }),
+        chunk({}, "stop"),
+        usageChunk(230, 14),
+      ],
+    },
+  ];
+}
