@@ -83,12 +83,13 @@ export default defineConfig({
   platform: "node",
   splitting: false,
   // Everything but the journal, which loads (with its native SQLite client) only for a run that
-  // records: it stays a package, imported at run time (docs/design/journal.md); and the AI SDK
+  // records: it stays a package, imported at run time (docs/design/journal.md); the AI SDK
   // provider packages, which stay in node_modules and load at a configured provider's first use
   // (the worker's import function resolves them from dist/), so a run without a model provider
-  // reads no more bundle than before (providers.md §7).
-  noExternal: [/^(?!@runvil\/journal(\/|$)|@ai-sdk\/)/],
-  external: ["@runvil/journal"],
+  // reads no more bundle than before (providers.md §7); and tracing (`--otel`), which loads
+  // @runvil/otel and the OpenTelemetry SDK only when asked.
+  noExternal: [/^(?!@runvil\/journal(\/|$)|@runvil\/otel$|@opentelemetry\/|@ai-sdk\/)/],
+  external: ["@runvil/journal", "@runvil/otel", /^@opentelemetry\//],
   // The Engine's own Lua as text (docs/design/lua-files.md): @runvil/lua and @runvil/engine come
   // in built, their .lua files already inlined, so this covers any other bundled source.
   loader: { ".lua": "text" },

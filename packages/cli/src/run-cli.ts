@@ -66,6 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--args <text>", "the argument string (args)")
     .option("--store <dir>", "keep the run's files in this directory (default: in memory)")
     .option("--events <file>", "write every run event to this file as JSON Lines")
+    .option("--otel <url>", "send the run's trace to this OTLP/HTTP traces endpoint")
     .option("--seed <n>", "the run seed, a whole number from 0 to 2^64 - 1")
     .option("--config <file>", "the Host configuration (default: the nearest runvil.config.json)")
     .option(

@@ -39,6 +39,17 @@ export interface RunCommandOptions {
   readonly journal?: string;
   /** `--cost`: print the model usage line on stderr at the end even when it is not a terminal. */
   readonly cost?: boolean;
+  /** An OTLP/HTTP traces endpoint to send the run's spans to (docs/design/otel.md). */
+  readonly otel?: string;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -142,6 +153,12 @@ export async function runCommand(
       return 2;
     }
   }
+  if (options.otel !== undefined && !isHttpUrl(options.otel)) {
+    io.stderr(
+      `--otel must be the http(s) URL of an OTLP traces endpoint (such as http://localhost:4318/v1/traces), got ${options.otel}\n`,
+    );
+    return 2;
+  }
   const inputMode = parseInputMode(options.input);
   if (inputMode === undefined) {
     io.stderr(`${inputModeUsageError(options.input ?? "")}\n`);
@@ -186,6 +203,7 @@ export async function runCommand(
       ? {}
       : { record: options.journal === undefined ? {} : { journal: options.journal } }),
     ...(Object.keys(overrides.models).length === 0 ? {} : { models: overrides.models }),
+    ...(options.otel === undefined ? {} : { otelEndpoint: options.otel }),
   };
   const broker = operator ? operatorBroker(io, () => progress?.clear()) : undefined;
   const handle = await startRun(
@@ -258,6 +276,7 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
       if (report.eventsFileError !== undefined) {
         io.stderr(`${report.eventsFileError}\n`);
       }
+      if (report.otelError !== undefined) io.stderr(`${report.otelError}\n`);
       break;
   }
   const result = report.result;

@@ -106,7 +106,13 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
       };
     }
   }
+  // Loaded only with --otel: a run without it loads nothing of OpenTelemetry.
+  const tracing =
+    request.otelEndpoint === undefined
+      ? undefined
+      : await (await import("./run-tracing")).startRunTracing(request.otelEndpoint);
   const onEvent = (event: RunEvent): void => {
+    tracing?.onEvent(event);
     if (request.eventLines || sink !== undefined) {
       const line = formatEventLine(event);
       sink?.write(line);
@@ -205,6 +211,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   } finally {
     sink?.close();
   }
+  const traceFailure = await tracing?.finish();
   const failure = sink?.error;
   const eventsFileError =
     failure === undefined
@@ -218,5 +225,8 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     ...(recording === undefined
       ? {}
       : { recorded: { runId: recording.runId, ...(warning === undefined ? {} : { warning }) } }),
+    ...(traceFailure === undefined
+      ? {}
+      : { otelError: `--otel ${request.otelEndpoint}: cannot export the trace (${traceFailure})` }),
   };
 }

@@ -36,6 +36,8 @@ export interface RunRequest {
   readonly record?: { readonly journal?: string };
   /** `--model role=id` bindings; absent: none. */
   readonly models?: Readonly<Record<string, string>>;
+  /** `--otel`: the OTLP/HTTP traces endpoint the run's spans are sent to (docs/design/otel.md). */
+  readonly otelEndpoint?: string;
 }
 
 /** How a run request ended, as plain data (it crosses back from the worker). */
@@ -50,7 +52,7 @@ export type RunReport =
   | { readonly kind: "journal-error"; readonly text: string }
   /**
    * The run ran: its result, the stderr line when the events file could not be written, and
-   * where it was recorded.
+   * where it was recorded; the stderr line when the trace could not be exported.
    */
   | {
       readonly kind: "finished";
@@ -58,4 +60,5 @@ export type RunReport =
       readonly eventsFileError?: string;
       /** The recorded run's id, and a warning when recording stopped early. */
       readonly recorded?: { readonly runId: string; readonly warning?: string };
+      readonly otelError?: string;
     };
