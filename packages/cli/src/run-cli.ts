@@ -60,6 +60,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     );
 
   program
+    .command("init")
+    .description(
+      "create a starter project (config, an example prompt and its scenario test) in an empty or new folder",
+    )
+    .argument("[dir]", "the folder (default: the working directory)", ".")
+    .action(async (dir: string) => {
+      const { initCommand } = await import("./commands/init");
+      exitCode = await initCommand(dir, io);
+    });
+
+  program
     .command("run")
     .description("run a prompt file and print its result")
     .argument("<file>", "the prompt file (.md)")
