@@ -10,6 +10,11 @@ export interface PluginEntry {
   readonly plugin: PluginDefinition<never> | PluginDefinition<unknown>;
   /** What the plugin's `setup` receives as its options (undefined: none). */
   readonly options?: unknown;
+  /**
+   * The directory of the configuration file the entry came from (`loadHostConfig` sets it): the
+   * plugin reads it as `api.configDir` to resolve relative paths in its options.
+   */
+  readonly configDir?: string;
 }
 
 /** What a Host is created with. */

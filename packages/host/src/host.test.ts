@@ -214,6 +214,7 @@ describe("createHost", () => {
       ],
       [{ prelude: 1 }, "Pack acme/notes: prelude must be a string, got number"],
       [{ start: "go" }, "Pack acme/notes: start must be a function, got string"],
+      [{ close: 1 }, "Pack acme/notes: close must be a function, got number"],
     ];
     for (const [overrides, problem] of cases) {
       const pack = { ...testPack("acme/notes"), ...overrides };

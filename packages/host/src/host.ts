@@ -4,6 +4,7 @@ import type { HostOptions, PrepareRunOptions } from "./host-options";
 import { type PromptRequirements, prepareRun } from "./prepare/prepare-run";
 import type { PrepareResult } from "./prepare/prepared-run";
 import { ServiceMap } from "./service-map";
+import { closePacks } from "./setup/close-packs";
 import type { CatalogModel } from "./setup/model-catalog";
 import { type HostDroppedTool, PackRegistry } from "./setup/pack-registry";
 import { runPlugins } from "./setup/run-plugins";
@@ -57,20 +58,36 @@ export interface Host {
    * `run.models` binds roles by label, over their own `model:`.
    */
   prepare(prompt: PromptRequirements, run?: PrepareRunOptions): PrepareResult;
+  /**
+   * Closes the Host: every Pack's `close()` is called (all at once) and awaited, so the servers
+   * and connections Packs hold end with the Host. Resolves when every close has settled (a close
+   * that throws is ignored); a second call resolves with the first. After it, `prepare` throws.
+   */
+  close(): Promise<void>;
 }
+
+/** The message of `prepare` on a closed Host. */
+export const HOST_CLOSED_MESSAGE = "the Host is closed; create a new Host to prepare runs";
 
 /**
  * Creates a Host: calls every plugin's setup in order (each gets a PluginApi to add Packs,
  * provide services and add model providers), freezes the Pack registry, then builds every Pack
  * (`start()`; one that throws is unavailable to every run, with the error's message as its
- * reason). Rejects with a HostSetupError naming the plugin for an invalid plugin, a failed
+ * reason). Close the Host with `host.close()` when done with it. Rejects with a HostSetupError naming the plugin for an invalid plugin, a failed
  * setup, an invalid Pack vendor, name or shape, a fully qualified name added twice, a
  * service id provided twice, or a model provider the catalog refuses (another specification
- * version, malformed model facts, a catalog id two providers serve).
+ * version, malformed model facts, a catalog id two providers serve); the Packs registered
+ * before the failure are closed first.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const registry = new PackRegistry();
-  const results = await runPlugins(options.plugins, registry);
+  let results: Awaited<ReturnType<typeof runPlugins>>;
+  try {
+    results = await runPlugins(options.plugins, registry);
+  } catch (error) {
+    await closePacks(registry.packs);
+    throw error;
+  }
   await startPacks(registry.packs);
   const services = new ServiceMap(results.services).with(options.services);
   const packs: HostPack[] = registry.packs.map((pack) => ({
@@ -87,6 +104,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const catalog = results.models.models;
   const defaultModel = options.defaultModel;
   const budget = options.budget;
+  let closing: Promise<void> | undefined;
   return {
     packs,
     dropped: registry.dropped,
@@ -95,15 +113,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
     models: catalog,
     defaultModel,
     budget,
-    prepare: (prompt, run = {}) =>
-      withBudget(
+    prepare: (prompt, run = {}) => {
+      if (closing !== undefined) throw new Error(HOST_CLOSED_MESSAGE);
+      return withBudget(
         prepareRun(prompt, registry, services.with(run.services), {
           catalog,
           overrides: run.models ?? {},
           defaultModel,
         }),
         budget,
-      ),
+      );
+    },
+    close: () => {
+      closing ??= closePacks(registry.packs);
+      return closing;
+    },
   };
 }
 

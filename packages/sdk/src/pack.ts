@@ -26,6 +26,13 @@ export interface PackDefinition {
    * the error's message as the reason (`- {pack} is unavailable: {reason}`).
    */
   start?(): void | Promise<void>;
+  /**
+   * Releases what the Pack holds (a server process, a connection) when the Host closes
+   * (`host.close()`): called once, for every registered Pack (also one whose `start` threw, which
+   * may have half started), all at once, and awaited. It must not throw: a throw or rejection is
+   * ignored, so one Pack cannot keep the others open. A Pack without resources leaves it out.
+   */
+  close?(): void | Promise<void>;
 }
 
 /** Declares a Pack (an identity function that checks the shape at compile time). */

@@ -9,6 +9,12 @@ export interface PluginApi {
   provideService(id: string, service: unknown): void;
   /** Adds a model provider to the Host's model catalog. */
   addModelProvider(provider: ModelProvider): void;
+  /**
+   * The directory of the `runvil.config.json` that configured the plugin (an absolute path), for
+   * resolving relative paths in its options; undefined when the Host was created in code, where
+   * relative paths mean the process's working directory.
+   */
+  readonly configDir?: string;
 }
 
 /** A plugin: the way Packs, services and model providers reach a Host. */

@@ -2,10 +2,10 @@ import { type Engine, loadEngine, runNonce } from "@runvil/engine";
 import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
 import { modelPortFor, type PluginEntry, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
-import { createPromptParser, type PromptParser } from "@runvil/parser";
+import { createPromptParser, type Prompt, type PromptParser } from "@runvil/parser";
 import type { RunEvent, RunResult, TokenUsage } from "@runvil/protocol";
 import type { RunRecord } from "./run-record";
-import { createScenarioHost } from "./scenario-host";
+import { createScenarioHost, type ScenarioHostSetup } from "./scenario-host";
 import { boundModelId, type ScenarioCase, type ScenarioModels } from "./scenario-types";
 
 /** The run error kind of a prompt the Host refuses at prepare. */
@@ -145,111 +145,137 @@ export async function executeCase(
     const stray = strayBindings(scenarioCase.models, roles);
     if (stray !== undefined) return { failure: stray, toolErrors };
     const setup = await createScenarioHost(scenarioCase, options.plugins);
-    const prepared = setup.host.prepare(parsed.prompt, {
-      models: Object.fromEntries(
-        roles.map((label) => [label, boundModelId(scenarioCase.models, label)]),
-      ),
-    });
-    if (!prepared.ok) {
-      return {
-        record: {
-          outcome: "failed",
-          error: { kind: REQUIREMENTS_UNMET, message: prepared.notice },
-          nonce: runNonce(seed),
-          checkpoints: [],
-          modelRequests: [],
-          events: [],
-          store: { ...scenarioCase.store },
-          var: undefined,
-        },
-        toolErrors,
-      };
-    }
-    const store = new MemoryStore({ files: scenarioCase.store });
-    const events: RunEvent[] = [];
-    const tools = toolDispatcherFor(prepared.run, {
-      store,
-      onToolError: (tool, error) => toolErrors.push({ tool, error }),
-    });
-    // A round the scripted provider cannot answer is kept by the provider (`ranOut`).
-    const models = modelPortFor(prepared.run);
-    const onEvent = options.onEvent;
-    const port = new RunPort(store, {
-      onEvent: (event) => {
-        events.push(event);
-        onEvent?.(event);
-      },
-      tools,
-      models,
-    });
-    const controller = new AbortController();
-    const stopController = new AbortController();
-    const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
-    const started = performance.now();
-    const { cancelAfterMs, stopAfterMs } = scenarioCase;
-    const cancelAt =
-      cancelAfterMs === undefined ? Number.POSITIVE_INFINITY : started + cancelAfterMs;
-    // stop_after_ms stops the run, which is not a cancel (docs/design/stop.md): the hook sees
-    // shouldStop in a spinning block, the timer aborts stopSignal for the waits.
-    const stopAt = stopAfterMs === undefined ? Number.POSITIVE_INFINITY : started + stopAfterMs;
-    const giveUpAt = started + timeoutMs;
-    let timedOut = false;
-    const shouldCancel = (): boolean => {
-      const now = performance.now();
-      if (now >= giveUpAt) timedOut = true;
-      return now >= cancelAt || now >= giveUpAt;
-    };
-    const shouldStop = (): boolean => performance.now() >= stopAt;
-    const timers = [
-      setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs),
-    ];
-    // A cancel timer only when it comes first: at the timeout, the run is failed, not cancelled.
-    if (cancelAfterMs !== undefined && cancelAfterMs < timeoutMs) {
-      timers.push(setTimeout(() => controller.abort(), cancelAfterMs));
-    }
-    if (stopAfterMs !== undefined && stopAfterMs < timeoutMs) {
-      timers.push(setTimeout(() => stopController.abort(), stopAfterMs));
-    }
-    let result: RunResult;
     try {
-      const limits: { logEvents?: number; luaMemoryBytes?: number } = {};
-      if (scenarioCase.host.limits.logEvents !== undefined)
-        limits.logEvents = scenarioCase.host.limits.logEvents;
-      if (scenarioCase.host.limits.luaMemoryBytes !== undefined) {
-        limits.luaMemoryBytes = scenarioCase.host.limits.luaMemoryBytes;
-      }
-      result = await engine.run(parsed.prompt, {
-        effects: port,
-        args: scenarioCase.args ?? "",
-        execution: scenarioCase.run.name,
+      return await runOnHost(
+        engine,
+        setup,
+        parsed.prompt,
+        scenarioCase,
+        options,
         seed,
-        start: scenarioCase.run.startEpochMs,
-        ...(scenarioCase.host.snapshot === undefined ? {} : { ui: scenarioCase.host.snapshot }),
-        limits,
-        catalog: prepared.run.catalog,
-        shouldCancel,
-        signal: controller.signal,
-        ...(stopAfterMs === undefined ? {} : { shouldStop, stopSignal: stopController.signal }),
-      });
+        roles,
+        toolErrors,
+      );
     } finally {
-      for (const timer of timers) clearTimeout(timer);
-      // The run is over: end every wait still open (a held operator answer, a slow tool).
-      controller.abort();
+      // The case's Host ends with the case: the servers and connections its Packs hold close.
+      await setup.host.close();
     }
-    if (timedOut) return { failure: `the run did not finish within ${timeoutMs} ms`, toolErrors };
-    const record = recordOf(result, events, seed, await readAllFiles(store));
-    record.modelRequests = [...setup.models.requests];
-    const ranOut = [setup.broker.ranOut, setup.models.ranOut].filter((text) => text !== undefined);
-    return ranOut.length === 0
-      ? { record, toolErrors }
-      : { record, failure: ranOut.join("; "), toolErrors };
   } catch (error) {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return { failure: `the runner failed: ${text}`, toolErrors };
   }
+}
+
+async function runOnHost(
+  engine: Engine,
+  setup: ScenarioHostSetup,
+  prompt: Prompt,
+  scenarioCase: ScenarioCase,
+  options: ExecuteCaseOptions,
+  seed: bigint,
+  roles: readonly string[],
+  toolErrors: ToolError[],
+): Promise<CaseRun> {
+  const prepared = setup.host.prepare(prompt, {
+    models: Object.fromEntries(
+      roles.map((label) => [label, boundModelId(scenarioCase.models, label)]),
+    ),
+  });
+  if (!prepared.ok) {
+    return {
+      record: {
+        outcome: "failed",
+        error: { kind: REQUIREMENTS_UNMET, message: prepared.notice },
+        nonce: runNonce(seed),
+        checkpoints: [],
+        modelRequests: [],
+        events: [],
+        store: { ...scenarioCase.store },
+        var: undefined,
+      },
+      toolErrors,
+    };
+  }
+  const store = new MemoryStore({ files: scenarioCase.store });
+  const events: RunEvent[] = [];
+  const tools = toolDispatcherFor(prepared.run, {
+    store,
+    onToolError: (tool, error) => toolErrors.push({ tool, error }),
+  });
+  // A round the scripted provider cannot answer is kept by the provider (`ranOut`).
+  const models = modelPortFor(prepared.run);
+  const onEvent = options.onEvent;
+  const port = new RunPort(store, {
+    onEvent: (event) => {
+      events.push(event);
+      onEvent?.(event);
+    },
+    tools,
+    models,
+  });
+  const controller = new AbortController();
+  const stopController = new AbortController();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const started = performance.now();
+  const { cancelAfterMs, stopAfterMs } = scenarioCase;
+  const cancelAt = cancelAfterMs === undefined ? Number.POSITIVE_INFINITY : started + cancelAfterMs;
+  // stop_after_ms stops the run, which is not a cancel (docs/design/stop.md): the hook sees
+  // shouldStop in a spinning block, the timer aborts stopSignal for the waits.
+  const stopAt = stopAfterMs === undefined ? Number.POSITIVE_INFINITY : started + stopAfterMs;
+  const giveUpAt = started + timeoutMs;
+  let timedOut = false;
+  const shouldCancel = (): boolean => {
+    const now = performance.now();
+    if (now >= giveUpAt) timedOut = true;
+    return now >= cancelAt || now >= giveUpAt;
+  };
+  const shouldStop = (): boolean => performance.now() >= stopAt;
+  const timers = [
+    setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs),
+  ];
+  // A cancel timer only when it comes first: at the timeout, the run is failed, not cancelled.
+  if (cancelAfterMs !== undefined && cancelAfterMs < timeoutMs) {
+    timers.push(setTimeout(() => controller.abort(), cancelAfterMs));
+  }
+  if (stopAfterMs !== undefined && stopAfterMs < timeoutMs) {
+    timers.push(setTimeout(() => stopController.abort(), stopAfterMs));
+  }
+  let result: RunResult;
+  try {
+    const limits: { logEvents?: number; luaMemoryBytes?: number } = {};
+    if (scenarioCase.host.limits.logEvents !== undefined)
+      limits.logEvents = scenarioCase.host.limits.logEvents;
+    if (scenarioCase.host.limits.luaMemoryBytes !== undefined) {
+      limits.luaMemoryBytes = scenarioCase.host.limits.luaMemoryBytes;
+    }
+    result = await engine.run(prompt, {
+      effects: port,
+      args: scenarioCase.args ?? "",
+      execution: scenarioCase.run.name,
+      seed,
+      start: scenarioCase.run.startEpochMs,
+      ...(scenarioCase.host.snapshot === undefined ? {} : { ui: scenarioCase.host.snapshot }),
+      limits,
+      catalog: prepared.run.catalog,
+      shouldCancel,
+      signal: controller.signal,
+      ...(stopAfterMs === undefined ? {} : { shouldStop, stopSignal: stopController.signal }),
+    });
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    // The run is over: end every wait still open (a held operator answer, a slow tool).
+    controller.abort();
+  }
+  if (timedOut) return { failure: `the run did not finish within ${timeoutMs} ms`, toolErrors };
+  const record = recordOf(result, events, seed, await readAllFiles(store));
+  record.modelRequests = [...setup.models.requests];
+  const ranOut = [setup.broker.ranOut, setup.models.ranOut].filter((text) => text !== undefined);
+  return ranOut.length === 0
+    ? { record, toolErrors }
+    : { record, failure: ranOut.join("; "), toolErrors };
 }
 
 /** The run's total usage under the `expect.usage` keys. */

@@ -290,6 +290,46 @@ describe("runScenarioCase on the scenario Host", () => {
   });
 });
 
+describe("runScenarioCase: the case's Host", () => {
+  it("closes the Host when the case ends, so a user Pack's close runs once per case", async () => {
+    const events: string[] = [];
+    const plugin = definePlugin({
+      name: "@acme/closing",
+      setup(api) {
+        api.addPack(
+          definePack({
+            vendor: "acme",
+            name: "kit",
+            description: "A Pack that holds a resource.",
+            start: () => void events.push("start"),
+            close: () => void events.push("close"),
+            tools: [
+              {
+                id: "kit/ping",
+                description: "Answers pong.",
+                parameters: { type: "object" },
+                trust: "trusted",
+                run: () => {
+                  events.push("ping");
+                  return "pong";
+                },
+              },
+            ],
+          }),
+        );
+      },
+    });
+    const yaml = usingCase(
+      "acme/kit",
+      "return tools.call('kit/ping')",
+      '    expect: { result: "pong" }\n',
+    );
+    const result = await runScenarioCase("cases.yaml", firstCase(yaml), { plugins: [{ plugin }] });
+    expect(result.status).toBe("passed");
+    expect(events).toEqual(["start", "ping", "close"]);
+  });
+});
+
 /** A case whose prompt declares the model roles `roles` (YAML flow mapping) and runs `lua`. */
 function rolesCase(roles: string, lua: string, extra: string): string {
   const indented = prompt(lua)

@@ -74,4 +74,15 @@ describe("scenarioGuardedEntry", () => {
   it("keeps an entry without options without them", () => {
     expect(Object.keys(scenarioGuardedEntry({ plugin: userPlugin }))).toEqual(["plugin"]);
   });
+
+  it("keeps the entry's configDir and passes api.configDir through to the plugin", async () => {
+    const seen: (string | undefined)[] = [];
+    const plugin = definePlugin({ name: "dir", setup: (api) => void seen.push(api.configDir) });
+    const entry = scenarioGuardedEntry({ plugin, configDir: "/srv/app" });
+    expect(entry.configDir).toBe("/srv/app");
+    const setup = entry.plugin.setup as (api: PluginApi, options: unknown) => Promise<void>;
+    await setup({ ...recordingApi().api, configDir: "/srv/app" }, undefined);
+    await setup(recordingApi().api, undefined);
+    expect(seen).toEqual(["/srv/app", undefined]);
+  });
 });

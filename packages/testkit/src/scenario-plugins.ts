@@ -58,11 +58,14 @@ export function scenarioGuardedEntry(entry: PluginEntry): PluginEntry {
           if (!CASE_SERVICES.includes(id)) api.provideService(id, service);
         },
         addModelProvider() {},
+        ...(api.configDir === undefined ? {} : { configDir: api.configDir }),
       };
       return plugin.setup(filtered, options);
     },
   });
-  return entry.options === undefined
-    ? { plugin: guarded }
-    : { plugin: guarded, options: entry.options };
+  return {
+    plugin: guarded,
+    ...(entry.options === undefined ? {} : { options: entry.options }),
+    ...(entry.configDir === undefined ? {} : { configDir: entry.configDir }),
+  };
 }

@@ -112,45 +112,50 @@ export async function checkCommand(
   const hosts = new CliHostCache();
   const reports: CheckFileReport[] = [];
   const diagnostics: CheckDiagnostic[] = [];
-  for (const file of files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await io.readFile(file);
-    } catch (error) {
-      const message = readFailureMessage(error);
-      reports.push({ file, ok: false, error: { kind: "File", message } });
-      diagnostics.push(fileDiagnostic(file, "File", message));
-      if (!options.json) io.stderr(`${file}: ${message}\n`);
-      continue;
+  try {
+    for (const file of files) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await io.readFile(file);
+      } catch (error) {
+        const message = readFailureMessage(error);
+        reports.push({ file, ok: false, error: { kind: "File", message } });
+        diagnostics.push(fileDiagnostic(file, "File", message));
+        if (!options.json) io.stderr(`${file}: ${message}\n`);
+        continue;
+      }
+      const result = parse(bytes, { path: file });
+      if (!result.ok) {
+        reports.push({ file, ok: false, error: errorJson(result.error) });
+        diagnostics.push(parseErrorDiagnostic(file, result.error, decodeForPositions(bytes)));
+        if (!options.json) io.stderr(`${formatParseError(file, result.error)}\n`);
+        continue;
+      }
+      const checked = await prepareCheck(file, result.prompt, hosts, options, broker);
+      if (!checked.ok) {
+        reports.push({ file, ok: false, error: checked.error });
+        diagnostics.push(
+          ...(checked.error.kind === "RequirementsUnmet"
+            ? requirementsDiagnostics(file, result.prompt, checked.error.message)
+            : [fileDiagnostic(file, checked.error.kind, checked.error.message)]),
+        );
+        if (!options.json) io.stderr(`${checked.text}\n`);
+        continue;
+      }
+      reports.push({
+        file,
+        ok: true,
+        outline: outlineJson(result.prompt),
+        bindings: bindingsJson(checked.models),
+      });
+      if (!options.json) {
+        const outline = renderOutline(result.prompt, bindingLines(checked.models));
+        io.stdout(`${file}: ok\n${outline.join("\n")}\n`);
+      }
     }
-    const result = parse(bytes, { path: file });
-    if (!result.ok) {
-      reports.push({ file, ok: false, error: errorJson(result.error) });
-      diagnostics.push(parseErrorDiagnostic(file, result.error, decodeForPositions(bytes)));
-      if (!options.json) io.stderr(`${formatParseError(file, result.error)}\n`);
-      continue;
-    }
-    const checked = await prepareCheck(file, result.prompt, hosts, options, broker);
-    if (!checked.ok) {
-      reports.push({ file, ok: false, error: checked.error });
-      diagnostics.push(
-        ...(checked.error.kind === "RequirementsUnmet"
-          ? requirementsDiagnostics(file, result.prompt, checked.error.message)
-          : [fileDiagnostic(file, checked.error.kind, checked.error.message)]),
-      );
-      if (!options.json) io.stderr(`${checked.text}\n`);
-      continue;
-    }
-    reports.push({
-      file,
-      ok: true,
-      outline: outlineJson(result.prompt),
-      bindings: bindingsJson(checked.models),
-    });
-    if (!options.json) {
-      const outline = renderOutline(result.prompt, bindingLines(checked.models));
-      io.stdout(`${file}: ok\n${outline.join("\n")}\n`);
-    }
+  } finally {
+    // Every Host check set up ends here: the servers and connections its Packs hold close.
+    await hosts.close();
   }
   const failedCount = reports.filter((r) => !r.ok).length;
   if (options.json) {

@@ -81,4 +81,16 @@ export class CliHostCache {
     }
     return host;
   }
+
+  /** Closes every Host set up so far (see `host.close()`); the cache is empty after. */
+  async close(): Promise<void> {
+    const hosts = [...this.#hosts.values()];
+    this.#hosts.clear();
+    await Promise.all(
+      hosts.map(async (pending) => {
+        const loaded = await pending;
+        if (loaded.ok) await loaded.host.close();
+      }),
+    );
+  }
 }

@@ -3,11 +3,11 @@ import { loadEngine } from "@runvil/engine";
 import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
 import { modelPortFor, readHostConfig, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
-import { createPromptParser } from "@runvil/parser";
+import { createPromptParser, type Prompt } from "@runvil/parser";
 import { type EffectPort, formatEventLine, type RunEvent, type RunResult } from "@runvil/protocol";
 import { INPUT_BROKER, type InputBroker, ModelFailure, ToolFailure } from "@runvil/sdk";
 import { formatHostError, formatParseError } from "../format-parse-error";
-import { loadCliHost } from "../host/cli-host";
+import { type CliHostResult, loadCliHost } from "../host/cli-host";
 import { JOURNAL_ENV, journalLocation } from "../journal/journal-location";
 import { type Recording, startRecording } from "../journal/record-run";
 import { withModelHints } from "../model-hints";
@@ -80,8 +80,22 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   if (!loaded.ok) {
     return { kind: "host-error", text: formatHostError(request.file, loaded.message) };
   }
+  try {
+    return await runOnHost(parsed.prompt, loaded, request, sides);
+  } finally {
+    // The Host ends with the run: the servers and connections its Packs hold close.
+    await loaded.host.close();
+  }
+}
+
+async function runOnHost(
+  prompt: Prompt,
+  loaded: Extract<CliHostResult, { ok: true }>,
+  request: RunRequest,
+  sides: RunSides,
+): Promise<RunReport> {
   const broker = request.operator ? sides.broker : undefined;
-  const prepared = loaded.host.prepare(parsed.prompt, {
+  const prepared = loaded.host.prepare(prompt, {
     services: broker === undefined ? {} : { [INPUT_BROKER]: broker },
     ...(request.models === undefined ? {} : { models: request.models }),
   });
@@ -194,7 +208,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   const engine = await loadEngine();
   let result: RunResult;
   try {
-    result = await engine.run(parsed.prompt, {
+    result = await engine.run(prompt, {
       effects: recording?.effects ?? effects,
       args: request.args,
       catalog: prepared.run.catalog,

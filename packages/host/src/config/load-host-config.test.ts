@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createHost } from "../host";
 import { HostConfigError } from "./host-config-error";
@@ -152,7 +152,11 @@ describe("loadHostConfig", () => {
     const options = await loadHostConfig(file, {
       builtins: { "@runvil/plugin-web": { default: builtin }, "./plugins/local.mjs": local },
     });
-    expect(options.plugins[0]).toEqual({ plugin: builtin, options: { fetch: { timeoutMs: 5 } } });
+    expect(options.plugins[0]).toEqual({
+      plugin: builtin,
+      options: { fetch: { timeoutMs: 5 } },
+      configDir: dirname(resolve(file)),
+    });
     expect(options.plugins[1]?.plugin.name).toBe("local");
     expect(
       await loadHostConfig(write("other/runvil.config.json", '{"plugins":[{"module":"x"}]}'), {

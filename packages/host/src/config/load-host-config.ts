@@ -103,8 +103,8 @@ async function loadPlugin(
     throw new HostConfigError(file, `${key}: ${picked.problem}`);
   }
   return entry.options === undefined
-    ? { plugin: picked.plugin }
-    : { plugin: picked.plugin, options: entry.options };
+    ? { plugin: picked.plugin, configDir: dir }
+    : { plugin: picked.plugin, options: entry.options, configDir: dir };
 }
 
 async function importModule(

@@ -28,7 +28,7 @@ export function nameProblem(name: unknown): string | undefined {
 /**
  * The problem with the rest of a Pack's shape (its vendor and name are valid), or undefined:
  * `description` a string, `tools` an array, `services` an array of non-empty strings,
- * `prelude` a string, `start` a function.
+ * `prelude` a string, `start` and `close` functions.
  */
 export function shapeProblem(pack: PackDefinition): string | undefined {
   if (typeof pack.description !== "string") {
@@ -47,6 +47,9 @@ export function shapeProblem(pack: PackDefinition): string | undefined {
   }
   if (pack.start !== undefined && typeof pack.start !== "function") {
     return `start must be a function, got ${typeName(pack.start)}`;
+  }
+  if (pack.close !== undefined && typeof pack.close !== "function") {
+    return `close must be a function, got ${typeName(pack.close)}`;
   }
   return undefined;
 }

@@ -41,7 +41,10 @@ class SetupSession implements PluginResults {
    * The API of plugin `name`, and a way to read the first HostSetupError one of its calls
    * threw (kept even when the plugin caught it).
    */
-  apiFor(name: string): { api: PluginApi; problem: () => HostSetupError | undefined } {
+  apiFor(
+    name: string,
+    configDir: string | undefined,
+  ): { api: PluginApi; problem: () => HostSetupError | undefined } {
     let problem: HostSetupError | undefined;
     const guard = (method: string, action: () => void): void => {
       if (!this.#open) {
@@ -62,6 +65,7 @@ class SetupSession implements PluginResults {
         guard("provideService", () => this.#provide(name, id, service)),
       addModelProvider: (provider: ModelProvider) =>
         guard("addModelProvider", () => this.models.add(name, provider)),
+      ...(configDir === undefined ? {} : { configDir }),
     };
     return { api, problem: () => problem };
   }
@@ -91,7 +95,8 @@ async function setupPlugin(
       "not a plugin (expected an object with a string name and a setup function)",
     );
   }
-  const { api, problem } = session.apiFor(plugin.name);
+  const configDir = typeof entry.configDir === "string" ? entry.configDir : undefined;
+  const { api, problem } = session.apiFor(plugin.name, configDir);
   try {
     await plugin.setup(api, entry.options);
   } catch (error) {
