@@ -1,0 +1,2 @@
+export type { McpPluginOptions, McpServerConfig } from "./config/server-config";
+export { mcpPlugin, mcpPlugin as default } from "./plugin";
