@@ -20,6 +20,4 @@ function note_files(folder)
 end
 
 -- The text of one note (a path inside the notes directory).
-function read_note(path)
-  return inside(tools.call(pack .. '/read_text_file', { path = path }))
-end
+function read_note(path) return inside(tools.call(pack .. '/read_text_file', { path = path })) end
