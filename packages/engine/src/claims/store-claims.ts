@@ -1,7 +1,7 @@
 import type { StoreOperation } from "@runvil/protocol";
 import type { StoreText } from "@runvil/sdk";
 import { compileGlob, type GlobMatcher } from "./glob-match";
-import { type Stamp, TaskTree } from "./task-tree";
+import { ROOT_TASK, type Stamp, TaskTree } from "./task-tree";
 
 /** Two concurrent accesses to one path, at least one a change: the run ends as Determinism. */
 export interface StoreConflict {
@@ -93,6 +93,10 @@ export class StoreClaims {
    * conflict found, or undefined (recorded) when there is none.
    */
   claim(task: string, operation: StoreOperation): StoreConflict | undefined {
+    // Before the run's first task, an access happens before everything after it (every task
+    // starts later), so it can never conflict and is not recorded: a run without tasks pays
+    // nothing here.
+    if (task === ROOT_TASK && this.tasks.size === 1) return undefined;
     const stamp = this.tasks.stamp(task);
     switch (operation.op) {
       case "list":
