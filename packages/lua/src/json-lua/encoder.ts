@@ -74,6 +74,27 @@ const STEP_INDEX = 0;
 const STEP_KEY = 1;
 const MAX_STEPS = 300;
 
+/**
+ * A table whose walk visited at least this many values keeps its text for the rest of the call, so
+ * meeting it again copies the text instead of walking it again (a table shared at every level of a
+ * deep nest is then linear in its depth, not in the size budget). Smaller tables are walked each
+ * time: remembering them would cost more than it saves.
+ */
+const REUSE_MIN_VALUES = 64;
+
+/** What one walk of a table spent and wrote, for meeting it again in the same call. */
+interface TableText {
+  /** Start and end of the table's text in the writer's output. */
+  readonly start: number;
+  readonly end: number;
+  /** Values, string bytes and the path-key peak above the table's level spent inside it. */
+  readonly values: number;
+  readonly stringBytes: number;
+  readonly keyPeak: number;
+  /** Levels below the table its walk reached. */
+  readonly height: number;
+}
+
 /** Writers larger than this after a call are dropped rather than kept for the next call. */
 const KEEP_WRITER_BYTES = 4 * 1024 * 1024;
 
@@ -108,6 +129,14 @@ export class LuaJsonEncoder {
   private values = 0;
   private stringBytes = 0;
   private pathKeys = 0;
+  /** The most path keys seen since the walk of the innermost remembered table began. */
+  private keyPeak = 0;
+  /** The deepest table level entered so far in this call. */
+  private deepest = 0;
+  /** Placeholders written for a cycle or a too-deep table (their text depends on the path). */
+  private contextual = 0;
+  /** Tables already written in this call whose text can be copied (see REUSE_MIN_VALUES). */
+  private readonly texts = new Map<number, TableText>();
   private keepBase = 0;
   /** The highest stack index known to be available in this call (see reserve). */
   private reserved = 0;
@@ -147,6 +176,10 @@ export class LuaJsonEncoder {
     this.values = 0;
     this.stringBytes = 0;
     this.pathKeys = 0;
+    this.keyPeak = 0;
+    this.deepest = 0;
+    this.contextual = 0;
+    this.texts.clear();
     this.ancestors.length = 0;
     this.steps = 0;
     for (const scratch of this.scratches) scratch.forgetOrder();
@@ -166,6 +199,7 @@ export class LuaJsonEncoder {
       else this.strictWriter = new JsonWriter();
     }
     this.writer.reset();
+    this.texts.clear();
   }
 
   /** json.encode: writes the value at absolute index `index` (nil or none: `null`). */
@@ -277,18 +311,73 @@ export class LuaJsonEncoder {
       if (this.debug) this.writer.string(cannotReadPlaceholder(label));
       else this.refuse((fn, path) => cannotReadMessage(fn, path, label));
     } else if (t === VIEW_LOOP || this.ancestors.includes(pointer)) {
+      this.contextual++;
       if (this.debug) this.writer.string(DEBUG_PLACEHOLDERS.cycle);
       else this.refuse(containsItselfMessage);
     } else if (level > this.maxDepth) {
+      this.contextual++;
       if (this.debug) this.writer.string(DEBUG_PLACEHOLDERS.tooDeep);
       else this.refuse((fn, path) => nestedTooDeepMessage(fn, path, this.maxDepth));
-    } else {
+    } else if (!this.copyText(pointer, level)) {
       const marked = this.marked;
       this.ancestors.push(pointer);
-      this.writeTable(t, level, marked, this.resolvedTop);
+      this.writeRemembered(pointer, t, level, marked);
       this.ancestors.pop();
     }
     x.lua_settop(L, top);
+  }
+
+  /**
+   * Writes a table met before in this call by copying its text, when the walk would write the
+   * same text: it is no deeper than the depth limit allows here and its keys fit the path-key
+   * budget from here. Its values and string bytes are spent as the walk would spend them, so the
+   * size refusal comes as it would. (No Lua runs during a walk, so a table cannot change between
+   * two meetings; a remembered table holds no cycle and no placeholder whose text depends on the
+   * path, see writeRemembered.)
+   */
+  private copyText(pointer: number, level: number): boolean {
+    const text = this.texts.get(pointer);
+    if (text === undefined) return false;
+    if (level + text.height > this.maxDepth) return false;
+    if (this.pathKeys + text.keyPeak > this.maxPathKeys) return false;
+    this.values += text.values;
+    if (this.values > this.maxValues) this.tooLarge();
+    this.stringBytes += text.stringBytes;
+    if (this.stringBytes > this.maxStringBytes) this.tooLarge();
+    if (level + text.height > this.deepest) this.deepest = level + text.height;
+    if (this.pathKeys + text.keyPeak > this.keyPeak) this.keyPeak = this.pathKeys + text.keyPeak;
+    this.writer.copyValue(text.start, text.end);
+    return true;
+  }
+
+  /** Writes a table and remembers its text when it is large and free of path-dependent text. */
+  private writeRemembered(pointer: number, t: number, level: number, marked: boolean): void {
+    const writer = this.writer;
+    const values = this.values;
+    const stringBytes = this.stringBytes;
+    const contextual = this.contextual;
+    const outerPeak = this.keyPeak;
+    const outerDeepest = this.deepest;
+    const keysAtStart = this.pathKeys;
+    this.keyPeak = keysAtStart;
+    this.deepest = level;
+    let start = writer.byteLength;
+    this.writeTable(t, level, marked, this.resolvedTop);
+    // The text starts after the separator the writer put before it, if any.
+    if (writer.byteAt(start) === 0x2c) start++;
+    const spent = this.values - values;
+    if (spent >= REUSE_MIN_VALUES && this.contextual === contextual) {
+      this.texts.set(pointer, {
+        start,
+        end: writer.byteLength,
+        values: spent,
+        stringBytes: this.stringBytes - stringBytes,
+        keyPeak: this.keyPeak - keysAtStart,
+        height: this.deepest - level,
+      });
+    }
+    if (outerPeak > this.keyPeak) this.keyPeak = outerPeak;
+    if (outerDeepest > this.deepest) this.deepest = outerDeepest;
   }
 
   /**
@@ -422,12 +511,14 @@ export class LuaJsonEncoder {
         s.addString(ptr, kernel.heap.u32()[kernel.lenCell >>> 2] ?? 0, keep ? k + 1 : 0);
         s.pathKeys++;
         if (++this.pathKeys > this.maxPathKeys) this.tooLarge();
+        if (this.pathKeys > this.keyPeak) this.keyPeak = this.pathKeys;
         stringFirst = true;
       } else {
         s.addOther(type);
         if (type !== LuaTypeTag.NUMBER && type !== LuaTypeTag.BOOLEAN) {
           s.pathKeys++;
           if (++this.pathKeys > this.maxPathKeys) this.tooLarge();
+          if (this.pathKeys > this.keyPeak) this.keyPeak = this.pathKeys;
         }
         x.lua_settop(L, -2);
         continue;

@@ -175,6 +175,23 @@ export class JsonWriter {
     return ok;
   }
 
+  /**
+   * A value copied from this writer's own output `[start, end)`: text an earlier call wrote as
+   * one complete value (json.encode reuses the text of a table met again; see LuaJsonEncoder).
+   */
+  copyValue(start: number, end: number): void {
+    this.beforeValue();
+    const n = end - start;
+    const buf = this.reserve(n);
+    buf.copyWithin(this.len, start, end);
+    this.len += n;
+  }
+
+  /** The byte at `index` of the output so far. */
+  byteAt(index: number): number {
+    return this.buf[index] ?? -1;
+  }
+
   /** `[` */
   beginArray(): void {
     this.beforeValue();
