@@ -1,0 +1,193 @@
+import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { decodeValue } from "@runvil/journal";
+import type { RunResult } from "@runvil/protocol";
+import type { JsonObject } from "@runvil/sdk";
+import { DurableError } from "./durable-error";
+import {
+  applicationVersion,
+  DURABLE_APPLICATION,
+  DURABLE_QUEUE,
+  DURABLE_WORKFLOW,
+  RUNVIL_VERSION,
+} from "./names";
+import { planRecovery } from "./recovery-plan";
+import { newRunId } from "./run-id";
+import { checkRunInput, type DurableRunInput } from "./run-input";
+import { type DurableRunState, type DurableRunStatus, runStatusOf } from "./run-status";
+
+/** A run to submit; what is left out is filled in (a new id, seed 0, the start instant now). */
+export interface SubmitRun {
+  readonly prompt: { readonly path: string; readonly text: string };
+  readonly args?: string;
+  readonly seed?: number;
+  readonly startedAt?: number;
+  readonly runId?: string;
+  readonly options?: JsonObject;
+  /** The Runvil version the run is journaled with (default: this package's). */
+  readonly runvilVersion?: string;
+}
+
+/** Submits, reads and answers durable runs; launches no worker. */
+export interface DurableClient {
+  /** Enqueues a run for a worker; resolves with its id. */
+  submit(run: SubmitRun): Promise<string>;
+  /** Waits for the run's end and gives its result. */
+  result(runId: string, options?: { readonly timeoutMs?: number }): Promise<RunResult>;
+  /** The run's status, undefined when there is no such run. */
+  status(runId: string): Promise<DurableRunStatus | undefined>;
+  /** Durable runs, newest first. */
+  list(options?: {
+    readonly limit?: number;
+    readonly state?: DurableRunState;
+  }): Promise<DurableRunStatus[]>;
+  /** The effect ids of the asks the run waits on now, oldest first. */
+  waitingAsks(runId: string): Promise<string[]>;
+  /** Delivers `text` to the run's oldest waiting ask; resolves with that ask's effect id. */
+  answer(runId: string, text: string): Promise<{ readonly ask: string }>;
+  /** Closes the client's connections. */
+  close(): Promise<void>;
+}
+
+const DBOS_STATES: Record<DurableRunState, string[]> = {
+  enqueued: ["ENQUEUED", "DELAYED"],
+  running: ["PENDING"],
+  finished: ["SUCCESS"],
+  failed: ["ERROR", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"],
+  cancelled: ["CANCELLED"],
+};
+
+/** Opens a client on the durable runs database at `databaseUrl` (a `postgres://` URL). */
+export async function openDurableClient(databaseUrl: string): Promise<DurableClient> {
+  const client = await DBOSClient.create({
+    systemDatabaseUrl: databaseUrl,
+    applicationName: DURABLE_APPLICATION,
+  });
+  return wrapClient(client);
+}
+
+/** The DurableClient over a DBOS client (a worker shares its own). */
+export function wrapClient(client: DBOSClient): DurableClient {
+  const mustExist = async (runId: string): Promise<DurableRunStatus> => {
+    const status = await client.getWorkflow(runId);
+    if (status === undefined || status.workflowName !== DURABLE_WORKFLOW) {
+      throw new DurableError("no_such_run", `no durable run ${runId} (list them with runvil runs)`);
+    }
+    return runStatusOf(status);
+  };
+  const waitingAsks = async (runId: string): Promise<string[]> => {
+    const steps = (await client.listWorkflowSteps(runId)) ?? [];
+    return planRecovery(runId, steps).flatMap((p) =>
+      p.kind === "ask" && !p.answered ? [p.effect] : [],
+    );
+  };
+
+  return {
+    async submit(run) {
+      const startedAt = run.startedAt ?? Date.now();
+      const input: DurableRunInput = checkRunInput(
+        {
+          runId: run.runId ?? newRunId(startedAt),
+          prompt: run.prompt,
+          args: run.args ?? "",
+          seed: run.seed ?? 0,
+          startedAt,
+          runvilVersion: run.runvilVersion ?? RUNVIL_VERSION,
+          ...(run.options === undefined ? {} : { options: run.options }),
+        },
+        "submit",
+      );
+      await client.enqueue(
+        {
+          workflowName: DURABLE_WORKFLOW,
+          queueName: DURABLE_QUEUE,
+          workflowID: input.runId,
+          appVersion: applicationVersion(input.runvilVersion),
+        },
+        input,
+      );
+      return input.runId;
+    },
+
+    async result(runId, options = {}) {
+      await mustExist(runId);
+      const waited = client.retrieveWorkflow<string>(runId).getResult();
+      const text = await withTimeout(waited, options.timeoutMs, runId).catch((error: unknown) => {
+        if (error instanceof DurableError) throw error;
+        throw new DurableError(
+          "failed",
+          `run ${runId} failed: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      });
+      return decodeValue(text) as RunResult;
+    },
+
+    async status(runId) {
+      const status = await client.getWorkflow(runId);
+      if (status === undefined || status.workflowName !== DURABLE_WORKFLOW) return undefined;
+      return runStatusOf(status);
+    },
+
+    async list(options = {}) {
+      const statuses = await client.listWorkflows({
+        workflowName: DURABLE_WORKFLOW,
+        sortDesc: true,
+        loadInput: true,
+        loadOutput: false,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.state === undefined ? {} : { status: DBOS_STATES[options.state] as never }),
+      });
+      return statuses.map(runStatusOf);
+    },
+
+    async waitingAsks(runId) {
+      await mustExist(runId);
+      return waitingAsks(runId);
+    },
+
+    async answer(runId, text) {
+      if (typeof text !== "string")
+        throw new DurableError("invalid", `answer ${runId}: the answer must be a string`);
+      const status = await mustExist(runId);
+      const asks = status.state === "running" ? await waitingAsks(runId) : [];
+      const ask = asks[0];
+      if (ask === undefined) {
+        const where =
+          status.state === "running" ? "is running and waits on no ask" : `is ${status.state}`;
+        throw new DurableError(
+          "not_waiting",
+          `run ${runId} ${where}: there is no question to answer`,
+        );
+      }
+      // One message per ask: a second answer to the same ask is dropped by the idempotency key.
+      await client.send(runId, { text }, ask, `${runId}/${ask}`);
+      return { ask };
+    },
+
+    close: () => client.destroy(),
+  };
+}
+
+function withTimeout<T>(
+  promise: Promise<T>,
+  timeoutMs: number | undefined,
+  runId: string,
+): Promise<T> {
+  if (timeoutMs === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new DurableError("timeout", `run ${runId} did not end within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,203 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DirectoryStore, MemoryStore, readAllFiles } from "@runvil/harness";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DurableClient, openDurableClient } from "./durable-client";
+import { FANOUT_PROMPT } from "./test-support/fanout-prompt";
+import { prng, ScriptedPort } from "./test-support/scripted-port";
+import { freshDatabase, skipReason, suiteName } from "./test-support/test-database";
+import { runOn } from "./test-support/test-execute";
+
+/**
+ * The randomized-completion test of docs/design/determinism.md run under DBOS with recovery in
+ * the middle: runs of a program full of concurrent chains, effects completing after random
+ * delays (seeded per process), worker processes killed with SIGKILL at random (seeded) points
+ * and started again; every run must end with the result and store of an uninterrupted run, and
+ * no effect whose step completed may run again.
+ */
+const RUNS = 6;
+const KILLS = 4;
+const KILL_SEED = 20261202;
+const START = Date.UTC(2026, 11, 2, 4, 0, 0);
+const here = fileURLToPath(new URL(".", import.meta.url));
+const cache = join(here, "../node_modules/.cache/runvil-durable-test");
+
+describe.skipIf(skipReason !== undefined)(
+  suiteName("durable runs killed with SIGKILL and recovered"),
+  () => {
+    let folder: string;
+    let child: string;
+    let url: string;
+    let drop: () => Promise<void>;
+    let client: DurableClient;
+
+    beforeAll(async () => {
+      mkdirSync(cache, { recursive: true });
+      folder = mkdtempSync(join(cache, "run-"));
+      child = join(folder, "crash-child.mjs");
+      await build({
+        entryPoints: [join(here, "test-support/crash-child.ts")],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        packages: "external",
+        outfile: child,
+        logLevel: "error",
+      });
+      const db = await freshDatabase();
+      url = db.url;
+      drop = db.drop;
+      client = await openClientAfterLaunch(url, child, folder);
+    });
+
+    afterAll(async () => {
+      await client?.close();
+      await drop?.();
+      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+    });
+
+    it(`gives ${RUNS} runs the result and store of an uninterrupted run through ${KILLS} kills, no completed step run twice`, async () => {
+      const reference = new MemoryStore();
+      const plain = await runOn(
+        new ScriptedPort({ store: reference, delaySeed: 1 }),
+        FANOUT_PROMPT,
+        {
+          args: "",
+          seed: 3,
+          startedAt: START,
+        },
+      );
+      expect(plain.outcome).toBe("succeeded");
+      const referenceFiles = await readAllFiles(reference);
+
+      const ids: string[] = [];
+      for (let n = 0; n < RUNS; n += 1) {
+        ids.push(
+          await client.submit({
+            runId: `crash-${n}`,
+            prompt: { path: "fanout.md", text: FANOUT_PROMPT },
+            seed: 3,
+            startedAt: START,
+          }),
+        );
+      }
+      const log = join(folder, "effects.log");
+      writeFileSync(log, "");
+      const random = prng(KILL_SEED);
+      const stores = join(folder, "stores");
+      for (let kill = 0; kill < KILLS; kill += 1) {
+        const before = lines(log).length;
+        const worker = await startWorker(child, [url, "crash-worker", stores, log]);
+        const after = before + 20 + Math.floor(random() * 120);
+        await until(() => lines(log).length >= after || worker.exitCode !== null, 120_000);
+        worker.kill("SIGKILL");
+        await exited(worker);
+      }
+      const last = await startWorker(child, [url, "crash-worker", stores, log]);
+      try {
+        for (const id of ids) {
+          const result = await client.result(id, { timeoutMs: 180_000 });
+          expect(result).toEqual(plain);
+          expect(await readAllFiles(new DirectoryStore(join(stores, id)))).toEqual(referenceFiles);
+        }
+      } finally {
+        last.kill("SIGKILL");
+        await exited(last);
+      }
+
+      // No effect ran again once its step had settled (its DBOS step was recorded).
+      const settled = new Set<string>();
+      const performed = new Map<string, number>();
+      const rerunAfterSettled: string[] = [];
+      for (const line of lines(log)) {
+        const [, what, run, ...rest] = line.split(" ");
+        const effect = rest[rest.length - 1];
+        const key = `${run} ${effect}`;
+        if (what === "settled") settled.add(key);
+        else {
+          if (settled.has(key)) rerunAfterSettled.push(key);
+          performed.set(key, (performed.get(key) ?? 0) + 1);
+        }
+      }
+      expect(rerunAfterSettled).toEqual([]);
+      // Recovery happened in the middle of runs: some run was performed by several processes.
+      const pids = new Map<string, Set<string>>();
+      for (const line of lines(log)) {
+        const [pid, what, run] = line.split(" ");
+        if (what !== "perform" || pid === undefined || run === undefined) continue;
+        const set = pids.get(run) ?? new Set<string>();
+        set.add(pid);
+        pids.set(run, set);
+      }
+      const resumed = [...pids.values()].filter((set) => set.size > 1).length;
+      expect(resumed).toBeGreaterThan(0);
+      const perRun = [...performed.keys()].filter((k) => k.startsWith("crash-0 ")).length;
+      expect(perRun).toBeGreaterThan(40);
+      const again = [...performed.values()].filter((count) => count > 1).length;
+      // Only the steps in flight at a kill ran again: at most the effects in flight at once.
+      expect(again).toBeLessThanOrEqual(KILLS * RUNS * 16);
+    });
+  },
+);
+
+/** Starts a worker once so DBOS creates its schema, then opens a client. */
+async function openClientAfterLaunch(
+  url: string,
+  child: string,
+  folder: string,
+): Promise<DurableClient> {
+  const first = await startWorker(child, [
+    url,
+    "schema-maker",
+    join(folder, "unused"),
+    join(folder, "unused.log"),
+  ]);
+  first.kill("SIGTERM");
+  await exited(first);
+  return openDurableClient(url);
+}
+
+function lines(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
+  } catch {
+    return [];
+  }
+}
+
+function startWorker(script: string, args: string[]): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const worker = spawn(process.execPath, [script, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    worker.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    worker.stdout?.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("ready")) resolve(worker);
+    });
+    worker.on("exit", (code, signal) => {
+      if (signal === null && code !== 0) reject(new Error(`the worker exited ${code}: ${err}`));
+    });
+  });
+}
+
+function exited(worker: ChildProcess): Promise<void> {
+  if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => worker.once("exit", () => resolve()));
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("the condition did not hold in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,162 @@
+import { MemoryStore, readAllFiles } from "@runvil/harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DurableError } from "./durable-error";
+import { type DurableWorker, launchDurableWorker } from "./durable-worker";
+import { RUNVIL_VERSION } from "./names";
+import { ScriptedPort } from "./test-support/scripted-port";
+import { freshDatabase, skipReason, suiteName } from "./test-support/test-database";
+import {
+  type ExecutionLog,
+  lua,
+  promptText,
+  runOn,
+  testExecute,
+} from "./test-support/test-execute";
+
+const SIMPLE = promptText(
+  [
+    "# Simple",
+    "## Main",
+    lua(
+      [
+        "models.use('writer')",
+        "tools.offer('fix/echo')",
+        "messages:user('hello')",
+        "local said = models.loop()",
+        "local direct = tools.call('fix/echo', { value = 'x' })",
+        "store.write('out.txt', said .. '|' .. direct)",
+        "return store.read('out.txt') .. '|' .. sys.when",
+      ].join("\n"),
+    ),
+  ].join("\n\n"),
+);
+
+const ASKING = promptText(
+  [
+    "# Asking",
+    "## Main",
+    lua(
+      [
+        "local first = tools.call('user-input/ask', {})",
+        "store.write('first.txt', first)",
+        "local second = tools.call('user-input/ask', {})",
+        "return first .. '+' .. second",
+      ].join("\n"),
+    ),
+  ].join("\n\n"),
+);
+
+const START = Date.UTC(2026, 11, 2, 4, 0, 0);
+
+describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on PostgreSQL"), () => {
+  let worker: DurableWorker;
+  let drop: () => Promise<void>;
+  const log: ExecutionLog[] = [];
+  const stores = new Map<string, MemoryStore>();
+
+  beforeAll(async () => {
+    const db = await freshDatabase();
+    drop = db.drop;
+    worker = await launchDurableWorker({
+      databaseUrl: db.url,
+      executorId: "test-worker",
+      execute: testExecute(log, {
+        stores: (runId) => {
+          const store = new MemoryStore();
+          stores.set(runId, store);
+          return store;
+        },
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await worker?.shutdown();
+    await drop?.();
+  });
+
+  it("runs a submitted run through the queue, every effect a step, with the result of a plain run", async () => {
+    const runId = await worker.client.submit({
+      prompt: { path: "simple.md", text: SIMPLE },
+      seed: 7,
+      startedAt: START,
+    });
+    const result = await worker.client.result(runId, { timeoutMs: 60_000 });
+    const plain = await runOn(new ScriptedPort({ store: new MemoryStore() }), SIMPLE, {
+      args: "",
+      seed: 7,
+      startedAt: START,
+    });
+    expect(result).toEqual(plain);
+    expect(result.outcome).toBe("succeeded");
+    const execution = log.find((e) => e.runId === runId);
+    expect(execution?.execution.counts()).toEqual({ recorded: 0, live: 6, asks: 0 });
+    expect(await readAllFiles(stores.get(runId) ?? new MemoryStore())).toEqual({
+      "out.txt": "said echo(hello)|echo(x)",
+    });
+    const status = await worker.client.status(runId);
+    expect(status).toMatchObject({
+      runId,
+      state: "finished",
+      executorId: "test-worker",
+      runvilVersion: RUNVIL_VERSION,
+    });
+    const listed = await worker.client.list({ state: "finished" });
+    expect(listed.map((s) => s.runId)).toContain(runId);
+  });
+
+  it("waits on a durable notification for each ask and resumes with the answers", async () => {
+    const runId = await worker.client.submit({
+      prompt: { path: "asking.md", text: ASKING },
+      startedAt: START,
+    });
+    const firstAsk = await eventually(async () => {
+      const asks = await worker.client.waitingAsks(runId);
+      return asks.length === 1 ? asks[0] : undefined;
+    });
+    expect(await worker.client.answer(runId, "yes")).toEqual({ ask: firstAsk });
+    const secondAsk = await eventually(async () => {
+      const asks = await worker.client.waitingAsks(runId);
+      return asks.length === 1 && asks[0] !== firstAsk ? asks[0] : undefined;
+    });
+    await worker.client.answer(runId, "no");
+    const result = await worker.client.result(runId, { timeoutMs: 60_000 });
+    expect(result).toMatchObject({ outcome: "succeeded", result: "yes+no" });
+    expect(secondAsk).not.toBe(firstAsk);
+    await expect(worker.client.answer(runId, "late")).rejects.toThrow(
+      new DurableError("not_waiting", `run ${runId} is finished: there is no question to answer`),
+    );
+  });
+
+  it("refuses an answer for a run that does not exist", async () => {
+    await expect(worker.client.answer("no-such-run", "x")).rejects.toMatchObject({
+      reason: "no_such_run",
+      message: "no durable run no-such-run (list them with runvil runs)",
+    });
+  });
+
+  it("leaves a run of another Runvil version on the queue and names both versions", async () => {
+    const runId = await worker.client.submit({
+      prompt: { path: "simple.md", text: SIMPLE },
+      runvilVersion: "9.9.9",
+    });
+    const refused = await worker.refusedRuns();
+    expect(refused).toContainEqual({
+      runId,
+      runVersion: "9.9.9",
+      workerVersion: RUNVIL_VERSION,
+      message: `run ${runId} was journaled by Runvil 9.9.9; this worker runs Runvil ${RUNVIL_VERSION}: start a worker of Runvil 9.9.9 to finish it`,
+    });
+    expect((await worker.client.status(runId))?.state).toBe("enqueued");
+  });
+});
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("the condition did not hold in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

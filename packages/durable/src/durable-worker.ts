@@ -1,0 +1,196 @@
+import { hostname } from "node:os";
+import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { decodeValue } from "@runvil/journal";
+import type { RunResult } from "@runvil/protocol";
+import { type DurableClient, wrapClient } from "./durable-client";
+import { DurableError } from "./durable-error";
+import {
+  applicationVersion,
+  DURABLE_APPLICATION,
+  DURABLE_QUEUE,
+  DURABLE_WORKFLOW,
+  RUNVIL_VERSION,
+  runvilVersionOf,
+} from "./names";
+import { checkRunInput, type DurableRunInput } from "./run-input";
+import { type ExecuteRun, runWorkflow, versionMismatch } from "./run-workflow";
+
+/** The ask tools a durable run answers with a durable wait by default. */
+export const DEFAULT_ASK_TOOLS: readonly string[] = ["user-input/ask"];
+
+/** How a worker is started. */
+export interface DurableWorkerOptions {
+  /** The durable runs database (`postgres://…`): DBOS's system database. */
+  readonly databaseUrl: string;
+  /** Runs one execution of a run (see ExecuteRun). */
+  readonly execute: ExecuteRun;
+  /**
+   * This worker's DBOS executor id (default `{hostname}-{pid}`). Keep it stable per worker slot:
+   * a worker started again with the id of one that died recovers that one's runs at launch.
+   */
+  readonly executorId?: string;
+  /** Runs this worker takes from the queue at once (the queue's worker concurrency; default 4). */
+  readonly concurrency?: number;
+  /** This worker's Runvil version (default: this package's). */
+  readonly runvilVersion?: string;
+  /** Tools whose calls are operator asks (default `user-input/ask`). */
+  readonly askTools?: readonly string[];
+  /** DBOS's log level (default `warn`). */
+  readonly logLevel?: string;
+}
+
+/** A run another Runvil version journaled, which this worker leaves alone. */
+export interface RefusedRun {
+  readonly runId: string;
+  readonly runVersion: string;
+  readonly workerVersion: string;
+  readonly message: string;
+}
+
+/** A worker: DBOS launched in this process, taking durable runs from the queue. */
+export interface DurableWorker {
+  readonly executorId: string;
+  /** The client over this worker's connection (submit, result, answer, list). */
+  readonly client: DurableClient;
+  /**
+   * Recovers the runs of executors that are gone (executor recovery without DBOS's hosted
+   * conductor): their runs still marked running are put back on the queue for any worker.
+   * Resolves with their ids. Only for executors known dead: a live one loses its runs mid-step.
+   */
+  recover(executorIds: readonly string[]): Promise<string[]>;
+  /** Runs of other Runvil versions waiting in the database, each refusal naming both versions. */
+  refusedRuns(): Promise<RefusedRun[]>;
+  /** Runs `input` in this process now, not through the queue, and resolves with its result. */
+  run(input: DurableRunInput): Promise<RunResult>;
+  /**
+   * Stops DBOS in this process: no run is taken any more; runs in flight stay running in the
+   * database and are recovered by a worker started with this executor id (or `recover`).
+   */
+  shutdown(): Promise<void>;
+}
+
+let launched = false;
+let workflow: ((input: unknown) => Promise<string>) | undefined;
+let current: { deps: Parameters<typeof runWorkflow>[1] } | undefined;
+
+/**
+ * Launches DBOS in this process on `databaseUrl` (creating its schema on first use), registers
+ * the `runvil.run` workflow and the `runvil-runs` queue, recovers this executor id's own runs,
+ * and starts taking runs. One worker per process (DBOS is one per process).
+ */
+export async function launchDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
+  if (launched) {
+    throw new DurableError(
+      "invalid",
+      "this process already runs a durable worker (DBOS runs once per process)",
+    );
+  }
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new DurableError(
+      "invalid",
+      `worker concurrency ${String(concurrency)} must be a whole number of at least 1`,
+    );
+  }
+  const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
+  const runvilVersion = options.runvilVersion ?? RUNVIL_VERSION;
+  launched = true;
+  let dbosClient: DBOSClient | undefined;
+  try {
+    dbosClient = await DBOSClient.create({
+      systemDatabaseUrl: options.databaseUrl,
+      applicationName: DURABLE_APPLICATION,
+    });
+    const stepsClient = dbosClient;
+    current = {
+      deps: {
+        execute: options.execute,
+        runvilVersion,
+        askTools: new Set(options.askTools ?? DEFAULT_ASK_TOOLS),
+        recordedSteps: async (runId) => (await stepsClient.listWorkflowSteps(runId)) ?? [],
+      },
+    };
+    // Registered once per process; the body reads the current worker's dependencies.
+    workflow ??= DBOS.registerWorkflow(
+      async (input: unknown): Promise<string> => {
+        if (current === undefined)
+          throw new DurableError("invalid", "no durable worker runs in this process");
+        return runWorkflow(input, current.deps);
+      },
+      { name: DURABLE_WORKFLOW },
+    );
+    DBOS.setConfig({
+      name: DURABLE_APPLICATION,
+      systemDatabaseUrl: options.databaseUrl,
+      executorID: executorId,
+      applicationVersion: applicationVersion(runvilVersion),
+      logLevel: options.logLevel ?? "warn",
+    });
+    await DBOS.launch();
+    await DBOS.registerQueue(DURABLE_QUEUE, {
+      workerConcurrency: concurrency,
+      onConflict: "always_update",
+    });
+  } catch (error) {
+    launched = false;
+    current = undefined;
+    await dbosClient?.destroy().catch(() => undefined);
+    throw error;
+  }
+  const client = wrapClient(dbosClient);
+  const rawClient = dbosClient;
+  const run = workflow;
+
+  return {
+    executorId,
+    client,
+
+    async recover(executorIds) {
+      if (executorIds.length === 0) return [];
+      const stranded = await rawClient.listWorkflows({
+        workflowName: DURABLE_WORKFLOW,
+        status: "PENDING",
+        executorId: [...executorIds],
+      });
+      const ids = stranded.map((s) => s.workflowID);
+      if (ids.length > 0) await rawClient.resumeWorkflows(ids, { queueName: DURABLE_QUEUE });
+      return ids;
+    },
+
+    async refusedRuns() {
+      const waiting = await rawClient.listWorkflows({
+        workflowName: DURABLE_WORKFLOW,
+        status: ["ENQUEUED", "PENDING"],
+      });
+      const ours = applicationVersion(runvilVersion);
+      return waiting.flatMap((s) => {
+        if (s.applicationVersion === ours) return [];
+        const runVersion = runvilVersionOf(s.applicationVersion) ?? String(s.applicationVersion);
+        return [
+          {
+            runId: s.workflowID,
+            runVersion,
+            workerVersion: runvilVersion,
+            message: versionMismatch(s.workflowID, runVersion, runvilVersion).message,
+          },
+        ];
+      });
+    },
+
+    async run(input) {
+      const checked = checkRunInput(input, "run");
+      const handle = await DBOS.startWorkflow(run, { workflowID: checked.runId })(checked);
+      return decodeValue(await handle.getResult()) as RunResult;
+    },
+
+    async shutdown() {
+      try {
+        await DBOS.shutdown();
+      } finally {
+        current = undefined;
+        launched = false;
+        await rawClient.destroy().catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { DurableError } from "./durable-error";
+import { planRecovery } from "./recovery-plan";
+
+describe("planRecovery", () => {
+  it("plans nothing for a first execution", () => {
+    expect(planRecovery("r", [])).toEqual([]);
+  });
+
+  it("takes every recorded position again in order: effects, asks (three positions) and gaps", () => {
+    const plan = planRecovery("r", [
+      { functionID: 0, name: "runvil:1/1", output: "a" },
+      { functionID: 2, name: "runvil:1/3", output: "c" },
+      { functionID: 3, name: "runvil.ask:1/4", output: "q" },
+      { functionID: 4, name: "DBOS.recv", output: { text: "yes" } },
+      { functionID: 5, name: "DBOS.sleep", output: 1 },
+      { functionID: 6, name: "runvil.gap", output: "" },
+      { functionID: 7, name: "runvil.ask:2/1", output: "q" },
+      { functionID: 9, name: "DBOS.sleep", output: 1 },
+    ]);
+    expect(plan).toEqual([
+      { kind: "effect", position: 0, effect: "1/1", output: "a" },
+      { kind: "gap", position: 1 },
+      { kind: "effect", position: 2, effect: "1/3", output: "c" },
+      { kind: "ask", position: 3, effect: "1/4", answered: true, answer: { text: "yes" } },
+      { kind: "gap", position: 6 },
+      { kind: "ask", position: 7, effect: "2/1", answered: false, answer: undefined },
+    ]);
+  });
+
+  it("refuses a step this package does not record, naming the run and the position", () => {
+    expect(() => planRecovery("r1", [{ functionID: 0, name: "someStep", output: null }])).toThrow(
+      new DurableError(
+        "invalid",
+        'run r1: the step recorded at position 0 is "someStep", where a Runvil effect, ask or gap step belongs; this run was not recorded by @runvil/durable',
+      ),
+    );
+  });
+
+  it("refuses an ask whose next position is not its recv", () => {
+    expect(() =>
+      planRecovery("r1", [
+        { functionID: 0, name: "runvil.ask:1/1", output: "q" },
+        { functionID: 1, name: "runvil:1/2", output: "x" },
+      ]),
+    ).toThrow(/position 1 is "runvil:1\/2", where DBOS.recv belongs/);
+  });
+});

@@ -1,0 +1,66 @@
+import type { WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import { runvilVersionOf } from "./names";
+
+/** Where a durable run is. */
+export type DurableRunState =
+  /** Waiting on the queue for a worker. */
+  | "enqueued"
+  /** Taken by a worker (running, waiting on an ask, or its worker died and it awaits recovery). */
+  | "running"
+  /** Ended: its result is stored (whatever the run's own outcome). */
+  | "finished"
+  /** Its workflow failed (a divergence, a version refusal, too many recoveries). */
+  | "failed"
+  /** Cancelled through DBOS. */
+  | "cancelled";
+
+/** A durable run as DBOS keeps it. */
+export interface DurableRunStatus {
+  readonly runId: string;
+  readonly state: DurableRunState;
+  /** The worker (DBOS executor id) that took it last. */
+  readonly executorId?: string;
+  /** The Runvil version that journaled it. */
+  readonly runvilVersion?: string;
+  /** The prompt's path, when the input was loaded. */
+  readonly prompt?: string;
+  readonly createdAt: number;
+  readonly updatedAt?: number;
+  /** How many times DBOS started it again after its worker died. */
+  readonly recoveryAttempts?: number;
+  /** A failed workflow's message. */
+  readonly error?: string;
+}
+
+const STATES: Record<string, DurableRunState> = {
+  ENQUEUED: "enqueued",
+  DELAYED: "enqueued",
+  PENDING: "running",
+  SUCCESS: "finished",
+  ERROR: "failed",
+  MAX_RECOVERY_ATTEMPTS_EXCEEDED: "failed",
+  CANCELLED: "cancelled",
+};
+
+/** A DBOS workflow status as a durable run status. */
+export function runStatusOf(status: WorkflowStatus): DurableRunStatus {
+  const input = Array.isArray(status.input)
+    ? (status.input[0] as { prompt?: { path?: unknown } } | undefined)
+    : undefined;
+  const prompt = input?.prompt?.path;
+  const version = runvilVersionOf(status.applicationVersion);
+  const error = status.error;
+  return {
+    runId: status.workflowID,
+    state: STATES[status.status] ?? "running",
+    createdAt: status.createdAt,
+    ...(status.updatedAt === undefined ? {} : { updatedAt: status.updatedAt }),
+    ...(status.executorId === undefined ? {} : { executorId: status.executorId }),
+    ...(version === undefined ? {} : { runvilVersion: version }),
+    ...(typeof prompt === "string" ? { prompt } : {}),
+    ...(status.recoveryAttempts === undefined ? {} : { recoveryAttempts: status.recoveryAttempts }),
+    ...(error === undefined || error === null
+      ? {}
+      : { error: error instanceof Error ? error.message : String(error) }),
+  };
+}
