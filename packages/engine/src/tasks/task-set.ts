@@ -66,9 +66,13 @@ export class TaskSet {
   private readonly entry: Entry;
   private readonly runChain: ChainRunner;
   private readonly records = new Map<string, TaskRecord>();
+  /** The tasks neither joined nor cancelled, in spawn order (so a spawn scans nothing). */
+  private readonly liveRecords = new Set<TaskRecord>();
   /** Fanout arms (docs/design/fanout.md): tasks with no handle, taken by their fanout. */
   private readonly arms = new Map<string, TaskRecord>();
-  private readonly queue: TaskRecord[] = [];
+  /** Tasks waiting for a slot, in id order, from `queueHead` on (cancelled ones are skipped). */
+  private queue: TaskRecord[] = [];
+  private queueHead = 0;
   private running = 0;
   private limitValue = DEFAULT_TASK_CONCURRENCY;
 
@@ -107,7 +111,8 @@ export class TaskSet {
 
   /** Starts a task (or queues it): its id is taken now, from the entry's chain. */
   spawn(request: SpawnRequest): string {
-    if (this.live().length >= MAX_LIVE_TASKS_PER_ENTRY) throw quotaError(LIVE_TASKS_QUOTA_MESSAGE);
+    if (this.liveRecords.size >= MAX_LIVE_TASKS_PER_ENTRY)
+      throw quotaError(LIVE_TASKS_QUOTA_MESSAGE);
     runTasksOf(this.entry.ctx).admit();
     const chain = this.entry.chain.openTaskChain(
       request.container,
@@ -130,6 +135,7 @@ export class TaskSet {
       resolveFinished,
     };
     this.records.set(record.id, record);
+    this.liveRecords.add(record);
     const { ctx } = this.entry;
     ctx.claims.tasks.spawned(this.entry.chain.taskId, record.id); // determinism.md
     ctx.emit(this.entry.source, "task_started", {
@@ -183,7 +189,7 @@ export class TaskSet {
   async join(ids: readonly string[]): Promise<TaskResultEntry[]> {
     this.check("tasks.join", ids);
     const records = ids.map((id) => this.record(id));
-    for (const r of records) r.consumed = true;
+    for (const r of records) this.take(r);
     await Promise.all(records.map((r) => r.finished));
     if (records.length > 0) this.emitJoined(ids);
     return records.map((r) => this.entryOf(r));
@@ -201,7 +207,7 @@ export class TaskSet {
     const position = first();
     const record = records[position];
     if (record === undefined) throw new Error("join_any resumed with no finished task");
-    record.consumed = true;
+    this.take(record);
     this.emitJoined([record.id]);
     // The choice observes timing: it takes an effect id and is recorded (determinism.md, Replay).
     this.entry.ctx.emit(this.entry.source, "task_observed", {
@@ -237,7 +243,7 @@ export class TaskSet {
   async settle(): Promise<ScopeEnd | undefined> {
     const live = this.live();
     if (live.length === 0) return undefined;
-    for (const r of live) r.consumed = true;
+    for (const r of live) this.take(r);
     this.emitJoined(live.map((r) => r.id));
     for (let i = 0; i < live.length; i++) {
       const record = live[i] as TaskRecord;
@@ -258,7 +264,10 @@ export class TaskSet {
    * nothing it started outlives it). A waiting task never starts.
    */
   async drain(): Promise<void> {
-    for (const record of this.queue.splice(0)) this.finishUnstarted(record);
+    const waiting = this.queue.slice(this.queueHead);
+    this.queue = [];
+    this.queueHead = 0;
+    for (const record of waiting) this.finishUnstarted(record);
     const all = [...this.records.values(), ...this.arms.values()];
     await Promise.all(all.map((r) => r.finished));
     // Torn down before the entry's failure goes on: their accesses precede what follows it.
@@ -268,8 +277,15 @@ export class TaskSet {
     );
   }
 
+  /** The live tasks in id order (the set keeps spawn order, which is id order). */
   private live(): TaskRecord[] {
-    return [...this.records.values()].filter((r) => !r.consumed && !r.cancelled);
+    return [...this.liveRecords];
+  }
+
+  /** Takes a task's result: it is no longer live. */
+  private take(record: TaskRecord): void {
+    record.consumed = true;
+    this.liveRecords.delete(record);
   }
 
   private record(id: string): TaskRecord {
@@ -347,9 +363,9 @@ export class TaskSet {
 
   private cancelRecord(record: TaskRecord): void {
     record.cancelled = true;
+    this.liveRecords.delete(record);
     if (record.state === "waiting") {
-      const at = this.queue.indexOf(record);
-      if (at >= 0) this.queue.splice(at, 1);
+      // It stays in the queue, finished: pump skips it.
       this.finishUnstarted(record);
     } else if (record.state === "running") {
       record.chain.scope.end({ kind: "cancelled" });
@@ -360,6 +376,7 @@ export class TaskSet {
   private finishUnstarted(record: TaskRecord): void {
     if (record.state !== "waiting") return;
     record.cancelled = true;
+    this.liveRecords.delete(record);
     this.finish(record, this.cancelledOutcome(record));
   }
 
@@ -380,10 +397,27 @@ export class TaskSet {
   /** Starts waiting tasks in id order while the limit has room. */
   private pump(): void {
     while (this.running < this.limitValue) {
-      const record = this.queue.shift();
+      const record = this.nextQueued();
       if (record === undefined) return;
       this.start(record);
     }
+  }
+
+  /** The first queued task still waiting, taken off the queue (no shift: queues can be long). */
+  private nextQueued(): TaskRecord | undefined {
+    const queue = this.queue;
+    while (this.queueHead < queue.length) {
+      const record = queue[this.queueHead++] as TaskRecord;
+      if (record.state !== "waiting") continue;
+      if (this.queueHead >= 1024 && this.queueHead * 2 >= queue.length) {
+        this.queue = queue.slice(this.queueHead);
+        this.queueHead = 0;
+      }
+      return record;
+    }
+    this.queue = [];
+    this.queueHead = 0;
+    return undefined;
   }
 
   private start(record: TaskRecord): void {
