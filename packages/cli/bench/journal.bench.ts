@@ -18,12 +18,13 @@ import { afterAll, bench, describe } from "vitest";
  * and a read of a 200-byte note, 1,000 times) on the unjournaled RunPort, on the journal port
  * over a SQLite file (every effect committed before its result returns), and replayed from the
  * journal. Goals: journaled ≤ 1.2× unjournaled and ≤ 30 µs per effect of overhead. Before
- * vitest's tables, prints the medians of interleaved rounds, the ratio, the µs per effect and
- * the journal's size per 1,000 effects.
+ * vitest's tables, prints for wall time and CPU time the medians of interleaved rounds, the
+ * paired ratio and µs per effect (each round's journaled run against its own plain run), the
+ * replay against the journaled run, and the journal's size per 1,000 effects.
  */
 
 const EFFECTS_PER_RUN = 2000;
-const ROUNDS = 9;
+const ROUNDS = 15;
 const PROMPT = `---
 name: store-heavy
 description: Writes and reads a thousand notes.
@@ -94,10 +95,14 @@ async function replayed(runId: string, from: Journal = journal): Promise<void> {
     throw new Error("the replay diverged");
 }
 
-async function msOf(work: () => Promise<void>): Promise<number> {
+/** A run's wall time and CPU time (the process's, user and system), in ms. */
+async function timeOf(work: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await work();
-  return performance.now() - start;
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
 const median = (values: number[]): number =>
@@ -105,14 +110,31 @@ const median = (values: number[]): number =>
 
 await plain();
 await journaled();
-const plainMs: number[] = [];
-const journaledMs: number[] = [];
-const replayMs: number[] = [];
+type Times = { wall: number[]; cpu: number[] };
+const times = (): Times => ({ wall: [], cpu: [] });
+const plainT = times();
+const journaledT = times();
+const replayT = times();
+// Per round, the journaled run's ratio to the plain run and its overhead per effect: paired
+// (the same round, alternating order), so the machine's load moves both.
+const ratio = times();
+const overheadUs = times();
+const replayRatio = times();
 for (let round = 0; round < ROUNDS; round++) {
-  plainMs.push(await msOf(plain));
-  journaledMs.push(await msOf(journaled));
+  // Alternating which goes first, so neither always runs on a warmer (or colder) machine.
+  const first = round % 2 === 0 ? await timeOf(plain) : await timeOf(journaled);
+  const second = round % 2 === 0 ? await timeOf(journaled) : await timeOf(plain);
+  const [p, jj] = round % 2 === 0 ? [first, second] : [second, first];
   const runId = lastRunId;
-  replayMs.push(await msOf(() => replayed(runId)));
+  const r = await timeOf(() => replayed(runId));
+  for (const key of ["wall", "cpu"] as const) {
+    plainT[key].push(p[key]);
+    journaledT[key].push(jj[key]);
+    replayT[key].push(r[key]);
+    ratio[key].push(jj[key] / p[key]);
+    overheadUs[key].push(((jj[key] - p[key]) * 1000) / EFFECTS_PER_RUN);
+    replayRatio[key].push(r[key] / jj[key]);
+  }
 }
 const before =
   statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0);
@@ -121,15 +143,14 @@ await journal.close();
 const db = openSqliteJournal(file); // a checkpoint on close folds the WAL into the file
 const sizeOne = statSync(file).size;
 await db.close();
-const p = median(plainMs);
-const j = median(journaledMs);
-const r = median(replayMs);
 const runs = ROUNDS + 3;
+const line = (key: "wall" | "cpu"): string =>
+  `  ${key}: unjournaled ${median(plainT[key]).toFixed(1)} ms, journaled ${median(journaledT[key]).toFixed(1)} ms, replayed ${median(replayT[key]).toFixed(1)} ms; paired: journaled ${median(ratio[key]).toFixed(2)}x (${median(overheadUs[key]).toFixed(1)} µs per effect), replay ${median(replayRatio[key]).toFixed(2)}x the journaled run`;
 console.log(
   [
     `store-heavy run, ${EFFECTS_PER_RUN} effects, medians of ${ROUNDS} interleaved rounds:`,
-    `  unjournaled ${p.toFixed(1)} ms, journaled ${j.toFixed(1)} ms: ${(j / p).toFixed(2)}x, ${(((j - p) * 1000) / EFFECTS_PER_RUN).toFixed(1)} µs per effect`,
-    `  replayed from the journal ${r.toFixed(1)} ms: ${(r / j).toFixed(2)}x the journaled run, ${(r / p).toFixed(2)}x the unjournaled one`,
+    line("wall"),
+    line("cpu"),
     `  journal size: ${(sizeOne / runs / (EFFECTS_PER_RUN / 1000) / 1024).toFixed(1)} KiB per 1,000 effects (${runs} runs, ${(sizeOne / 1024).toFixed(0)} KiB; before the last checkpoint ${(before / 1024).toFixed(0)} KiB)`,
   ].join("\n"),
 );
@@ -140,7 +161,7 @@ afterAll(() => benchJournal.close());
 describe("a store-heavy run (2,000 store effects)", () => {
   bench("unjournaled (RunPort over a MemoryStore)", plain, { iterations: 5, warmupIterations: 1 });
   bench(
-    "journaled (SQLite, a commit per effect)",
+    "journaled (SQLite, group commits)",
     async () => {
       const recorder = await benchJournal.startRun(inputs);
       const port = createJournalPort(new RunPort(new MemoryStore()), recorder);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeValue, encodeValue } from "./codec";
+import { decodeValue, encodeValue, encodeValueByCopy } from "./codec";
 
 describe("the journal codec", () => {
   it("round-trips bytes, bigints and undefined", () => {
@@ -35,5 +35,31 @@ describe("the journal codec", () => {
     expect(() => encodeValue(() => 1)).toThrow(
       "the journal cannot encode a value of type function",
     );
+  });
+
+  it("writes the same text as the copy JSON.stringify writes, for every kind of value", () => {
+    const values: unknown[] = [
+      null,
+      true,
+      -0,
+      1e21,
+      0.1,
+      "é \u0000 \ud800 😀",
+      [1, undefined, [2, [3]]],
+      // biome-ignore lint/suspicious/noSparseArray: a hole is one of the cases
+      [1, , 3],
+      { op: "write", path: "notes/1.md", contents: "x".repeat(200) },
+      { b: 1, a: { d: [true], c: 3 }, "": 0, Z: 1, é: 2, "😀": 3, "\ud800": 4 },
+      { 10: "a", 9: "b", x: "c", "01": "d" },
+      { nested: { 2: 0, 1: 0, b: 0 }, a: [{ $tag: 1 }] },
+      { $bytes: "AAEC", other: 1, gone: undefined },
+      { gone: undefined },
+      new Date(0),
+      new Map([[1, 2]]),
+      Uint8Array.of(0xff, 0),
+      Buffer.from("hi"),
+      { deep: { bytes: Uint8Array.of(1), big: -12n, none: [undefined] } },
+    ];
+    for (const value of values) expect(encodeValue(value)).toBe(encodeValueByCopy(value));
   });
 });

@@ -1,6 +1,12 @@
 /** At most this many effects wait in a group commit. */
 export const GROUP_COMMIT_EFFECTS = 64;
 
+/**
+ * A group commit is written once its texts reach this many characters (1 Mi), so a run of large
+ * outputs is written as it goes rather than held in memory.
+ */
+export const GROUP_COMMIT_CHARS = 1 << 20;
+
 /** A group commit is written at most this many milliseconds after its first effect. */
 export const GROUP_COMMIT_MS = 5;
 

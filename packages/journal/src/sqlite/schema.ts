@@ -51,6 +51,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );`,
   // 2: the event count at each result's arrival (a replay's logical clock).
   "ALTER TABLE effects ADD COLUMN events_before INTEGER NOT NULL DEFAULT 0;",
+  // 3: a row per group commit (batch-text.ts; `id` orders a run's batches) instead of a row per
+  // effect and per event. Runs recorded before stay in the effects and events tables.
+  `CREATE TABLE batches (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    effects INTEGER NOT NULL,
+    model_rounds INTEGER NOT NULL,
+    tool_calls INTEGER NOT NULL,
+    events INTEGER NOT NULL,
+    effect_text TEXT NOT NULL,
+    event_text TEXT NOT NULL
+  );
+  CREATE INDEX batches_of_run ON batches (run_id);`,
 ];
 
 /** The schema version this Runvil writes. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JournalError } from "../journal-error";
 import { describeJournalContract } from "../testing";
-import { contractEffect, contractInputs } from "../testing/journal-contract";
+import { contractEffect, contractEvent, contractInputs } from "../testing/journal-contract";
 import { JOURNAL_APPLICATION_ID, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema";
 import { openSqliteJournal } from "./sqlite-journal";
 
@@ -96,6 +96,92 @@ describe("the SQLite journal file", () => {
     const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     check.close();
+  });
+
+  it("reads the runs of a schema version 2 journal after migrating it, beside new ones", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file);
+    db.exec(SQLITE_MIGRATIONS[0] as string);
+    db.exec(SQLITE_MIGRATIONS[1] as string);
+    db.pragma(`application_id = ${JOURNAL_APPLICATION_ID}`);
+    db.pragma("user_version = 2");
+    const old = "20270115-080000-abcdef";
+    db.prepare(
+      `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions) VALUES ('${old}', 'old.md', 'sha256:0', x'23', '', '0', 1800000000000, 'null', '{}', '{}')`,
+    ).run();
+    const effects = [contractEffect(1), contractEffect(2, { kind: "tool" })];
+    for (const effect of effects)
+      db.prepare(
+        "INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, events_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        old,
+        effect.effect,
+        effect.kind,
+        JSON.stringify(effect.origin),
+        effect.request,
+        effect.issued,
+        effect.arrival,
+        effect.startedUs,
+        effect.durationUs,
+        effect.output,
+        effect.eventsBefore,
+      );
+    const events = [contractEvent(1), contractEvent(2)];
+    for (const event of events)
+      db.prepare("INSERT INTO events (run_id, seq, type, chain, line) VALUES (?, ?, ?, ?, ?)").run(
+        old,
+        event.seq,
+        event.type,
+        event.chain,
+        event.line,
+      );
+    db.close();
+    const journal = openSqliteJournal(file);
+    const recorder = await journal.startRun(contractInputs(1_800_000_100_000));
+    recorder.recordEvent(contractEvent(1));
+    recorder.recordEffect(contractEffect(1));
+    expect(await journal.readEffects(old)).toEqual(effects);
+    expect(await journal.readEvents(old)).toEqual(events);
+    expect(await journal.readEffects(recorder.runId)).toEqual([contractEffect(1)]);
+    const runs = await journal.listRuns();
+    expect(runs.map((run) => [run.id, run.effects, run.toolCalls, run.events])).toEqual([
+      [recorder.runId, 1, 0, 1],
+      [old, 2, 1, 2],
+    ]);
+    expect(await journal.pruneRuns(1_900_000_000_000)).toBe(2);
+    await journal.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
+    for (const table of ["runs", "effects", "events", "batches"])
+      expect(check.prepare(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
+    check.close();
+  });
+
+  it("names a run whose recorded batch is damaged, and still reads the others", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const journal = openSqliteJournal(file);
+    const damaged = await journal.startRun(contractInputs(1_800_000_000_000));
+    damaged.recordEffect(contractEffect(1));
+    const fine = await journal.startRun(contractInputs(1_800_000_001_000));
+    fine.recordEffect(contractEffect(1));
+    await journal.close();
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(file);
+    db.prepare("UPDATE batches SET effect_text = substr(effect_text, 1, 40) WHERE run_id = ?").run(
+      damaged.runId,
+    );
+    db.close();
+    const reopened = openSqliteJournal(file);
+    const error = await failureOf(() => reopened.readEffects(damaged.runId));
+    expect(error.reason).toBe("corrupt");
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: the records of run ${damaged.runId} are damaged \\(a field cut short at character \\d+\\); restore the journal from a copy \\(its other runs read as before\\)$`,
+      ),
+    );
+    expect(await reopened.readEffects(fine.runId)).toEqual([contractEffect(1)]);
+    await reopened.close();
   });
 
   it("refuses a corrupt file, naming it, and leaves it as it was", async () => {

@@ -1,9 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import type { EffectOrigin } from "@runvil/protocol";
 import type BetterSqlite3 from "better-sqlite3";
 import { encodeValue } from "../codec";
 import {
+  GROUP_COMMIT_CHARS,
   GROUP_COMMIT_EFFECTS,
   GROUP_COMMIT_MS,
   type Journal,
@@ -31,6 +33,7 @@ import {
   SUMMARY_COLUMNS,
   summaryOf,
 } from "../summary-rows";
+import { appendEffect, appendEvent, readEffectBatch, readEventBatch } from "./batch-text";
 import { JOURNAL_APPLICATION_ID, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema";
 import { sqliteFailure } from "./sqlite-failure";
 
@@ -50,7 +53,6 @@ export interface SqliteJournalOptions {
 }
 
 type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
 
 let loaded: typeof BetterSqlite3 | undefined;
 
@@ -111,11 +113,39 @@ function migrate(db: Database): void {
   }).immediate();
 }
 
+/** What one group commit holds: its effects' and events' texts (batch-text.ts) and counts. */
+interface Batch {
+  effectText: string;
+  eventText: string;
+  effects: number;
+  modelRounds: number;
+  toolCalls: number;
+  events: number;
+  /** The first and the last effect id, for messages. */
+  first: string;
+  last: string;
+  /** The last effect's origin (the next one with the same is written as absent). */
+  origin: EffectOrigin | undefined;
+}
+
+function emptyBatch(): Batch {
+  return {
+    effectText: "",
+    eventText: "",
+    effects: 0,
+    modelRounds: 0,
+    toolCalls: 0,
+    events: 0,
+    first: "",
+    last: "",
+    origin: undefined,
+  };
+}
+
 class SqliteRecorder implements RunRecorder {
   readonly runId: string;
   readonly #journal: SqliteJournal;
-  #events: EventRecord[] = [];
-  #effects: EffectRecord[] = [];
+  #batch: Batch = emptyBatch();
   #timer: NodeJS.Timeout | undefined;
   /** A failure of a batch written by the timer, thrown by the next write. */
   #failed: unknown;
@@ -126,7 +156,9 @@ class SqliteRecorder implements RunRecorder {
   }
 
   recordEvent(event: EventRecord): void {
-    this.#events.push(event);
+    const batch = this.#batch;
+    batch.eventText = appendEvent(batch.eventText, event);
+    batch.events += 1;
   }
 
   /** Writes the batch: the buffered events and effects, in one transaction. */
@@ -134,18 +166,27 @@ class SqliteRecorder implements RunRecorder {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#failed !== undefined) throw this.#failed;
-    if (this.#effects.length === 0) return;
-    const events = this.#events;
-    const effects = this.#effects;
-    this.#events = [];
-    this.#effects = [];
-    this.#journal.writeEffects(this.runId, events, effects);
+    const batch = this.#batch;
+    if (batch.effects === 0) return;
+    this.#batch = emptyBatch();
+    this.#journal.writeBatch(this.runId, batch);
   }
 
   recordEffect(effect: EffectRecord, durable = true): undefined {
     if (this.#failed !== undefined) throw this.#failed;
-    this.#effects.push(effect);
-    if (durable || this.#effects.length >= GROUP_COMMIT_EFFECTS) {
+    const batch = this.#batch;
+    batch.effectText = appendEffect(batch.effectText, effect, batch.origin);
+    batch.origin = effect.origin;
+    batch.effects += 1;
+    if (effect.kind === "model") batch.modelRounds += 1;
+    else if (effect.kind === "tool") batch.toolCalls += 1;
+    if (batch.effects === 1) batch.first = effect.effect;
+    batch.last = effect.effect;
+    if (
+      durable ||
+      batch.effects >= GROUP_COMMIT_EFFECTS ||
+      batch.effectText.length + batch.eventText.length >= GROUP_COMMIT_CHARS
+    ) {
       this.#flush();
     } else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
@@ -163,9 +204,9 @@ class SqliteRecorder implements RunRecorder {
 
   async finish(ending: RunEnding): Promise<void> {
     this.#flush();
-    const events = this.#events;
-    this.#events = [];
-    this.#journal.writeEnding(this.runId, events, ending);
+    const batch = this.#batch;
+    this.#batch = emptyBatch();
+    this.#journal.writeEnding(this.runId, batch, ending);
   }
 }
 
@@ -173,54 +214,35 @@ class SqliteRecorder implements RunRecorder {
 class SqliteJournal implements Journal {
   readonly location: string;
   readonly #db: Database;
-  readonly #insertEvent: Statement;
-  readonly #insertEffect: Statement;
-  readonly #writeEffects: (
-    runId: string,
-    events: readonly EventRecord[],
-    effects: readonly EffectRecord[],
-  ) => void;
-  readonly #writeEnding: (runId: string, events: readonly EventRecord[], ending: RunEnding) => void;
+  readonly #writeBatch: (runId: string, batch: Batch) => void;
+  readonly #writeEnding: (runId: string, batch: Batch, ending: RunEnding) => void;
 
   constructor(location: string, db: Database) {
     this.location = location;
     this.#db = db;
-    this.#insertEvent = db.prepare(
-      "INSERT INTO events (run_id, seq, type, chain, line) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.#insertEffect = db.prepare(
-      `INSERT INTO effects (run_id, effect, kind, origin, request, issued, arrival, started_us, duration_us, output, failure, events_before)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const insertBatch = db.prepare(
+      `INSERT INTO batches (run_id, effects, model_rounds, tool_calls, events, effect_text, event_text)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const endRun = db.prepare(
       `UPDATE runs SET ended_at = ?, outcome = ?, error_kind = ?, result = ?, effects = ?, model_rounds = ?,
        tool_calls = ?, input_tokens = ?, output_tokens = ?, events = ? WHERE id = ?`,
     );
-    const insertEvents = (runId: string, events: readonly EventRecord[]): void => {
-      for (const event of events) {
-        this.#insertEvent.run(runId, event.seq, event.type, event.chain, event.line);
-      }
+    const write = (runId: string, batch: Batch): void => {
+      insertBatch.run(
+        runId,
+        batch.effects,
+        batch.modelRounds,
+        batch.toolCalls,
+        batch.events,
+        batch.effectText,
+        batch.eventText,
+      );
     };
-    this.#writeEffects = db.transaction((runId, events, effects) => {
-      insertEvents(runId, events);
-      for (const effect of effects)
-        this.#insertEffect.run(
-          runId,
-          effect.effect,
-          effect.kind,
-          JSON.stringify(effect.origin),
-          effect.request,
-          effect.issued,
-          effect.arrival,
-          Math.round(effect.startedUs),
-          Math.round(effect.durationUs),
-          effect.output ?? null,
-          effect.failure === undefined ? null : JSON.stringify(effect.failure),
-          effect.eventsBefore,
-        );
-    });
-    this.#writeEnding = db.transaction((runId, events, ending) => {
-      insertEvents(runId, events);
+    // One statement is atomic on its own: a batch needs no explicit transaction.
+    this.#writeBatch = write;
+    this.#writeEnding = db.transaction((runId: string, batch: Batch, ending: RunEnding) => {
+      if (batch.events > 0) write(runId, batch);
       const counts = ending.counts;
       endRun.run(
         ending.endedAt,
@@ -246,22 +268,17 @@ class SqliteJournal implements Journal {
     }
   }
 
-  writeEffects(
-    runId: string,
-    events: readonly EventRecord[],
-    effects: readonly EffectRecord[],
-  ): void {
-    const first = effects[0]?.effect;
-    const last = effects[effects.length - 1]?.effect;
-    const named = first === last ? `effect ${first}` : `effects ${first} to ${last}`;
-    this.#guard(`cannot record ${named} of run ${runId}`, () =>
-      this.#writeEffects(runId, events, effects),
-    );
+  writeBatch(runId: string, batch: Batch): void {
+    const named =
+      batch.first === batch.last
+        ? `effect ${batch.first}`
+        : `effects ${batch.first} to ${batch.last}`;
+    this.#guard(`cannot record ${named} of run ${runId}`, () => this.#writeBatch(runId, batch));
   }
 
-  writeEnding(runId: string, events: readonly EventRecord[], ending: RunEnding): void {
+  writeEnding(runId: string, batch: Batch, ending: RunEnding): void {
     this.#guard(`cannot record the end of run ${runId}`, () =>
-      this.#writeEnding(runId, events, ending),
+      this.#writeEnding(runId, batch, ending),
     );
   }
 
@@ -295,18 +312,26 @@ class SqliteJournal implements Journal {
 
   #liveCounts(row: RunRow): LiveCounts | undefined {
     if (row.outcome !== null) return undefined;
+    // A run recorded before schema version 3 has rows in effects and events; a later one, batches.
     const kinds = this.#db
       .prepare("SELECT kind, count(*) AS n FROM effects WHERE run_id = ? GROUP BY kind")
       .all(row.id) as { kind: string; n: number }[];
     const events = this.#db
       .prepare("SELECT count(*) AS n FROM events WHERE run_id = ?")
       .get(row.id) as { n: number };
+    const batches = this.#db
+      .prepare(
+        `SELECT coalesce(sum(effects), 0) AS effects, coalesce(sum(model_rounds), 0) AS model_rounds,
+         coalesce(sum(tool_calls), 0) AS tool_calls, coalesce(sum(events), 0) AS events
+         FROM batches WHERE run_id = ?`,
+      )
+      .get(row.id) as { effects: number; model_rounds: number; tool_calls: number; events: number };
     const count = (kind: string): number => kinds.find((k) => k.kind === kind)?.n ?? 0;
     return {
-      effects: kinds.reduce((sum, k) => sum + k.n, 0),
-      modelRounds: count("model"),
-      toolCalls: count("tool"),
-      events: events.n,
+      effects: kinds.reduce((sum, k) => sum + k.n, 0) + batches.effects,
+      modelRounds: count("model") + batches.model_rounds,
+      toolCalls: count("tool") + batches.tool_calls,
+      events: events.n + batches.events,
     };
   }
 
@@ -344,25 +369,58 @@ class SqliteJournal implements Journal {
     });
   }
 
+  /** The texts of a run's batches, in the order they were written. */
+  #batchTexts(runId: string, column: "effect_text" | "event_text"): string[] {
+    const empty = column === "effect_text" ? "effects > 0" : "events > 0";
+    return this.#db
+      .prepare(`SELECT ${column} FROM batches WHERE run_id = ? AND ${empty} ORDER BY id`)
+      .pluck()
+      .all(runId) as string[];
+  }
+
+  /** Reads a batch's text, a damaged one failing `corrupt` with the run and what to do. */
+  #readBatch<T>(runId: string, text: string, read: (text: string) => T[]): T[] {
+    try {
+      return read(text);
+    } catch (error) {
+      throw new JournalError(
+        "corrupt",
+        this.location,
+        `the records of run ${runId} are damaged (${error instanceof Error ? error.message : String(error)}); restore the journal from a copy (its other runs read as before)`,
+        { cause: error },
+      );
+    }
+  }
+
   async readEffects(runId: string): Promise<readonly EffectRecord[]> {
-    return this.#guard(`cannot read the effects of run ${runId}`, () => {
+    const texts = this.#guard(`cannot read the effects of run ${runId}`, () => {
       const rows = this.#db
         .prepare(
           "SELECT effect, kind, origin, request, issued, arrival, started_us, duration_us, events_before, output, failure FROM effects WHERE run_id = ? ORDER BY issued",
         )
         .all(runId) as EffectRow[];
-      return rows.map(effectOf);
+      return { rows, batches: this.#batchTexts(runId, "effect_text") };
     });
+    const effects = texts.rows.map(effectOf);
+    for (const text of texts.batches)
+      for (const effect of this.#readBatch(runId, text, readEffectBatch)) effects.push(effect);
+    // Batches hold effects in arrival order; a reader gets them in issue order.
+    if (texts.batches.length > 0) effects.sort((a, b) => a.issued - b.issued);
+    return effects;
   }
 
   async readEvents(runId: string): Promise<readonly EventRecord[]> {
-    return this.#guard(
-      `cannot read the events of run ${runId}`,
-      () =>
-        this.#db
-          .prepare("SELECT seq, type, chain, line FROM events WHERE run_id = ? ORDER BY seq")
-          .all(runId) as EventRecord[],
-    );
+    const texts = this.#guard(`cannot read the events of run ${runId}`, () => ({
+      rows: this.#db
+        .prepare("SELECT seq, type, chain, line FROM events WHERE run_id = ? ORDER BY seq")
+        .all(runId) as EventRecord[],
+      batches: this.#batchTexts(runId, "event_text"),
+    }));
+    const events = texts.rows;
+    for (const text of texts.batches)
+      for (const event of this.#readBatch(runId, text, readEventBatch)) events.push(event);
+    if (texts.batches.length > 0) events.sort((a, b) => a.seq - b.seq);
+    return events;
   }
 
   async pruneRuns(startedBefore: number): Promise<number> {
@@ -371,6 +429,7 @@ class SqliteJournal implements Journal {
         const old = "SELECT id FROM runs WHERE started_at < ?";
         this.#db.prepare(`DELETE FROM events WHERE run_id IN (${old})`).run(startedBefore);
         this.#db.prepare(`DELETE FROM effects WHERE run_id IN (${old})`).run(startedBefore);
+        this.#db.prepare(`DELETE FROM batches WHERE run_id IN (${old})`).run(startedBefore);
         return this.#db.prepare("DELETE FROM runs WHERE started_at < ?").run(startedBefore).changes;
       })(),
     );
