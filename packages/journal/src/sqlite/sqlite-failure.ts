@@ -1,4 +1,23 @@
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
 import { JournalError } from "../journal-error";
+
+/** Below this many free bytes on the journal's disk, an I/O failure is taken for a full disk. */
+const NEARLY_FULL_BYTES = 256 * 1024;
+
+/**
+ * Whether the disk of `file` is (nearly) full. SQLite reports a full disk as SQLITE_FULL only
+ * when a write of the database or its WAL comes up short; growing the shared-memory file on a
+ * full disk fails as an I/O error (SQLITE_IOERR_SHMSIZE), so an I/O error is checked here.
+ */
+function diskFull(file: string): boolean {
+  try {
+    const stats = statfsSync(dirname(file));
+    return stats.bavail * stats.bsize < NEARLY_FULL_BYTES;
+  } catch {
+    return false;
+  }
+}
 
 /** The SQLite error code of a better-sqlite3 failure (`SQLITE_BUSY`, …), if it has one. */
 export function sqliteCode(error: unknown): string | undefined {
@@ -35,7 +54,12 @@ export function sqliteFailure(location: string, doing: string, error: unknown): 
       cause,
     );
   }
-  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_FSYNC") {
+  if (
+    code === "SQLITE_FULL" ||
+    code === "SQLITE_IOERR_WRITE" ||
+    code === "SQLITE_IOERR_FSYNC" ||
+    ((code.startsWith("SQLITE_IOERR") || code.startsWith("SQLITE_CANTOPEN")) && diskFull(location))
+  ) {
     return new JournalError(
       "full",
       location,
