@@ -1,0 +1,42 @@
+/** The error code of a pg or Node error (`ECONNREFUSED`, a SQLSTATE such as `57P01`), or "". */
+export function errorCode(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return errorCode(error.errors[0]);
+  if (typeof error !== "object" || error === null || !("code" in error)) return "";
+  const code = (error as { code: unknown }).code;
+  return typeof code === "string" ? code : "";
+}
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  // admin_shutdown, crash_shutdown, cannot_connect_now (the server is starting or stopping)
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+
+/**
+ * Whether `error` is a lost or refused connection (the server is down, restarting or
+ * unreachable), as opposed to a refusal of the statement: the operation may be tried again
+ * once the server is back.
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = errorCode(error);
+  if (CONNECTION_CODES.has(code) || code.startsWith("08")) return true;
+  const message = error instanceof Error ? error.message : "";
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(
+    message,
+  );
+}
+
+/** The message of `error` (the first of an AggregateError). */
+export function errorDetail(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0)
+    return errorDetail(error.errors[0]);
+  return error instanceof Error ? error.message : String(error);
+}
