@@ -86,12 +86,25 @@ function asLuaModule(candidate: unknown): LuaModule {
 
 let modulePromise: Promise<LuaModule> | undefined;
 
+/**
+ * Whether to give the module a shared linear memory (hook-free cancellation, lua-vm.md): yes
+ * unless the environment variable `RUNVIL_LUA_SHARED_MEMORY` is `0` (for measuring the fallback,
+ * which is also what a runtime without shared memory gets).
+ */
+export function sharedMemoryWanted(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.RUNVIL_LUA_SHARED_MEMORY !== "0";
+}
+
 /** The wasm instance behind each module whose instance was caught at load. */
 const instances = new WeakMap<LuaModule, LuaInstance>();
 
 /** Initializes wasmoon, catching its wasm instance on the way (see captureLuaInstance). */
 async function initializeModule(): Promise<LuaModule> {
-  const { loaded, candidates } = await captureLuaInstance(() => LuaWasm.initialize());
+  const { loaded, candidates } = await captureLuaInstance(() => LuaWasm.initialize(), {
+    shareMemory: sharedMemoryWanted(),
+  });
   const module = asLuaModule(loaded.module);
   const instance = pickInstance(candidates, module.HEAPU8);
   if (instance !== undefined) instances.set(module, instance);

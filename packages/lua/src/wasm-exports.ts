@@ -1,4 +1,5 @@
 import type { LuaState, Ptr } from "./module";
+import { createSharedMemory, importSharedMemory } from "./shared-memory";
 import {
   type WasmApi,
   type WasmInstance,
@@ -213,6 +214,11 @@ export interface UnwindProbe {
 export interface LuaInstance {
   readonly exports: LuaExports;
   readonly unwind: UnwindProbe;
+  /**
+   * Whether the linear memory is a shared `WebAssembly.Memory` (see shared-memory.ts), which
+   * another thread can write while Lua runs (cancel-watchdog.ts).
+   */
+  readonly sharedMemory: boolean;
 }
 
 /** What {@link captureLuaInstance} returns: the loader's own result and the caught instances. */
@@ -233,20 +239,46 @@ export interface CapturedLoad<T> {
  * whose memory is the emscripten module's memory, so a concurrent, unrelated instantiation can
  * never be mistaken for ours.
  */
-export async function captureLuaInstance<T>(load: () => Promise<T>): Promise<CapturedLoad<T>> {
+export async function captureLuaInstance<T>(
+  load: () => Promise<T>,
+  options: { shareMemory?: boolean } = {},
+): Promise<CapturedLoad<T>> {
   const api = wasmApi();
   const original = api.instantiate;
   const candidates: LuaInstance[] = [];
   const observing: WasmApi["instantiate"] = async function (this: unknown, source, imports) {
     const unwind: UnwindProbe = { inFlight: false };
     probeLongjmp(imports, unwind);
-    const result = await original.call(this, source, imports);
+    const shared =
+      options.shareMemory === true ? await instantiateShared(source, imports) : undefined;
+    const result = shared ?? (await original.call(this, source, imports));
     const instance: WasmInstance = "instance" in result ? result.instance : result;
     if (typeof instance.exports.lua_newstate === "function") {
-      candidates.push({ exports: asLuaExports(instance.exports), unwind });
+      const sharedMemory = shared !== undefined;
+      candidates.push({ exports: asLuaExports(instance.exports), unwind, sharedMemory });
     }
     return result;
   };
+  async function instantiateShared(
+    source: unknown,
+    imports: unknown,
+  ): Promise<Awaited<ReturnType<WasmApi["instantiate"]>> | undefined> {
+    const env = emscriptenEnv(imports);
+    const bytes = bytesOf(source);
+    if (env === undefined || bytes === undefined || "memory" in env) return undefined;
+    const rewritten = importSharedMemory(bytes);
+    if (rewritten === undefined) return undefined;
+    const memory = createSharedMemory(rewritten.limits);
+    if (memory === undefined) return undefined;
+    try {
+      return await original.call(api, rewritten.bytes, {
+        ...(imports as object),
+        env: { ...env, memory },
+      });
+    } catch {
+      return undefined; // the caller instantiates the module as it was
+    }
+  }
   api.instantiate = observing;
   try {
     const loaded = await load();
@@ -254,6 +286,22 @@ export async function captureLuaInstance<T>(load: () => Promise<T>): Promise<Cap
   } finally {
     if (api.instantiate === observing) api.instantiate = original;
   }
+}
+
+/** The `env` of an emscripten import object (one with `invoke_vii`), else undefined. */
+function emscriptenEnv(imports: unknown): Record<string, unknown> | undefined {
+  if (typeof imports !== "object" || imports === null) return undefined;
+  const env = (imports as { env?: unknown }).env;
+  if (typeof env !== "object" || env === null) return undefined;
+  const record = env as Record<string, unknown>;
+  return typeof record.invoke_vii === "function" ? record : undefined;
+}
+
+/** The bytes of a module source given as bytes (not a compiled `WebAssembly.Module`). */
+function bytesOf(source: unknown): Uint8Array | undefined {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  return undefined;
 }
 
 /** Wraps an emscripten import object's longjmp thrower to set `unwind.inFlight`. */

@@ -73,3 +73,58 @@ describe("the limit allocator module", () => {
     expect(cell[2]).toBe(1);
   });
 });
+
+describe("the limit allocator module over a shared memory (free gate)", () => {
+  function instantiateShared(gate: number) {
+    const api = wasmApi() as unknown as {
+      Memory: new (init: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+    } & ReturnType<typeof wasmApi>;
+    const memory = new api.Memory({ initial: 1, maximum: 4, shared: true });
+    const gateView = new Int32Array(memory.buffer, gate, 1);
+    const calls: string[] = [];
+    const free = (ptr: number): void => {
+      calls.push(`free(${ptr}) gate=${Atomics.load(gateView, 0)}`);
+    };
+    const instance = new api.Instance(new api.Module(limitAllocatorWasm({ gate })), {
+      env: { memory, realloc: (_p: number, size: number) => 1024 + size, free },
+    });
+    const alloc = instance.exports.alloc as (u: number, p: number, o: number, n: number) => number;
+    const cell = new Uint32Array(memory.buffer, 16, 3);
+    return { alloc, calls, cell, gateView, memory };
+  }
+
+  it("is valid WebAssembly that imports a shared memory", () => {
+    expect(wasmApi().validate(limitAllocatorWasm({ gate: 64 }))).toBe(true);
+    expect(wasmApi().validate(limitAllocatorWasm({ gate: 0x7fff_0000 }))).toBe(true);
+  });
+
+  it("frees at once while the gate is clear, and counts as without a gate", () => {
+    const { alloc, calls, cell } = instantiateShared(64);
+    cell[1] = 1000;
+    expect(alloc(16, 0, 5, 100)).toBe(1124);
+    expect(alloc(16, 1124, 100, 0)).toBe(0);
+    expect(calls).toEqual(["free(1124) gate=0"]);
+    expect(cell[0]).toBe(0);
+  });
+
+  it("waits to free while another thread holds the gate", async () => {
+    const { Worker } = await import("node:worker_threads");
+    const { alloc, calls, cell, gateView, memory } = instantiateShared(64);
+    cell[1] = 1000;
+    alloc(16, 0, 5, 100);
+    Atomics.store(gateView, 0, 1);
+    const worker = new Worker(
+      `const { workerData } = require("node:worker_threads");
+       const gate = new Int32Array(workerData.memory.buffer, 64, 1);
+       Atomics.wait(gate, 0, 1, 50);
+       Atomics.store(gate, 0, 0);`,
+      { eval: true, workerData: { memory } },
+    );
+    try {
+      alloc(16, 1124, 100, 0); // spins until the worker clears the gate
+      expect(calls).toEqual(["free(1124) gate=0"]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+});

@@ -36,14 +36,27 @@
  *   (local.get $new))
  * ```
  */
-export function limitAllocatorWasm(): Uint8Array {
+export function limitAllocatorWasm(options: AllocatorWasmOptions = {}): Uint8Array {
+  const { gate } = options;
   return new Uint8Array([
     ...HEADER,
     ...TYPE_SECTION,
-    ...IMPORT_SECTION,
+    ...importSection(gate !== undefined),
     ...FUNC_AND_EXPORT,
-    ...CODE,
+    ...code(gate),
   ]);
+}
+
+/** Options of {@link limitAllocatorWasm}. */
+export interface AllocatorWasmOptions {
+  /**
+   * For a shared memory: the address of the watchdog's free gate (cancel-watchdog.ts). The
+   * module then imports a shared memory, and every free first waits while the i32 at `gate` is
+   * non-zero (`i32.atomic.load` in a loop), so no block Lua frees (a CallInfo, a thread) can be
+   * freed while the watchdog writes hook fields into the running state. Allocations and
+   * reallocations never wait.
+   */
+  readonly gate?: number;
 }
 
 /** Unsigned LEB128. */
@@ -90,15 +103,36 @@ const TYPE_SECTION = section(
   ]),
 );
 
-/** env.memory (min 0 pages, no max), env.realloc (func 0), env.free (func 1). */
-const IMPORT_SECTION = section(
-  2,
-  vec([
-    [...name("env"), ...name("memory"), 0x02, 0x00, 0x00],
-    [...name("env"), ...name("realloc"), 0x00, 1],
-    [...name("env"), ...name("free"), 0x00, 2],
-  ]),
-);
+/**
+ * env.memory (min 0 pages, no max; shared: min 0, max 65536 pages, the wasm32 maximum, so any
+ * shared memory matches), env.realloc (func 0), env.free (func 1).
+ */
+function importSection(shared: boolean): number[] {
+  const memoryLimits = shared ? [0x03, 0x00, ...leb(65536)] : [0x00, 0x00];
+  return section(
+    2,
+    vec([
+      [...name("env"), ...name("memory"), 0x02, ...memoryLimits],
+      [...name("env"), ...name("realloc"), 0x00, 1],
+      [...name("env"), ...name("free"), 0x00, 2],
+    ]),
+  );
+}
+
+/** Signed LEB128 (for `i32.const`). */
+function sleb(value: number): number[] {
+  const out: number[] = [];
+  let rest = value | 0;
+  for (;;) {
+    const byte = rest & 0x7f;
+    rest >>= 7;
+    if ((rest === 0 && (byte & 0x40) === 0) || (rest === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
 
 /** One defined function (index 2) of type 0, exported as "alloc". */
 const FUNC_AND_EXPORT = [
@@ -119,11 +153,22 @@ const LOAD_I32 = (offset: number): number[] => [0x28, 2, offset];
 const STORE_I32 = (offset: number): number[] => [0x36, 2, offset];
 const LOAD_I64_U32 = (offset: number): number[] => [0x35, 2, offset];
 
-const BODY = [
+const LOOP_VOID = [0x03, 0x40];
+const BR_IF = 0x0d;
+const ATOMIC_LOAD_I32 = [0xfe, 0x10, 2, 0];
+
+/** `loop (br_if 0 (i32.atomic.load (i32.const gate))) end`: waits while the gate is set. */
+function waitGate(gate: number | undefined): number[] {
+  if (gate === undefined) return [];
+  return [...LOOP_VOID, CONST, ...sleb(gate), ...ATOMIC_LOAD_I32, BR_IF, 0, END];
+}
+
+const body = (gate: number | undefined): number[] => [
   // old = ptr ? osize : 0
   ...[GET, 2, CONST, 0, GET, 1, 0x1b, SET, 4],
-  // if nsize == 0: free(ptr); used -= old; return NULL
+  // if nsize == 0: (wait while the gate is set;) free(ptr); used -= old; return NULL
   ...[GET, 3, 0x45, ...IF_VOID],
+  ...waitGate(gate),
   ...[GET, 1, CALL, 1],
   ...[GET, 0, GET, 0, ...LOAD_I32(0), GET, 4, 0x6b, ...STORE_I32(0)],
   ...[CONST, 0, RETURN, END],
@@ -141,7 +186,7 @@ const BODY = [
 ];
 
 /** The code section: one body with two i32 locals. */
-const CODE = (() => {
-  const body = [...vec([[2, I32]]), ...BODY];
-  return section(10, vec([[...leb(body.length), ...body]]));
-})();
+function code(gate: number | undefined): number[] {
+  const bytes = [...vec([[2, I32]]), ...body(gate)];
+  return section(10, vec([[...leb(bytes.length), ...bytes]]));
+}

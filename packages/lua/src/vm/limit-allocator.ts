@@ -16,9 +16,9 @@ const CELL_BYTES = 12;
  * pointer to pass to `lua_newstate`. The function is a wasm function, so `addFunction` stores it
  * in the table as is (no JavaScript thunk).
  */
-export function installLimitAllocator(module: LuaModule, exports: LuaExports): FnPtr {
+export function installLimitAllocator(module: LuaModule, exports: LuaExports, gate?: Ptr): FnPtr {
   const api = wasmApi();
-  const bytes = limitAllocatorWasm();
+  const bytes = limitAllocatorWasm(gate === undefined ? {} : { gate });
   const instance = new api.Instance(new api.Module(bytes), {
     env: { memory: exports.memory, realloc: exports.realloc, free: exports.free },
   });
