@@ -6,6 +6,7 @@ import type { HostFunction, LuaRecord } from "../src/vm/values";
 import { AllocatorBench, type AllocatorKind } from "./support/allocators";
 import { findNativeLua, runNative } from "./support/native-lua";
 import { fmt, median, pairedRounds, timeMs, timeMsAsync } from "./support/paired";
+import { watchdogRunning } from "./support/watchdog";
 import { CPU_WORKLOADS } from "./support/workloads";
 
 /**
@@ -104,24 +105,29 @@ function cpuRun(source: string, options: LuaVmOptions): () => number {
 }
 
 const flag = new Int32Array(new SharedArrayBuffer(4));
+await watchdogRunning(factory);
 const native = findNativeLua();
 summary.push(
   "",
   "CPU-bound Lua (median ms per run; ratio = paired median vs 'no hook'):",
+  "  hook-free = a cancel flag, the watchdog arms the hook only when it is set;",
+  "  polled = an in-thread shouldCancel (a deadline) keeps the count hook armed (the fallback design)",
   native.ok ? `  native: ${native.version}` : `  native lua5.4 skipped: ${native.reason}`,
 );
+const never = (): boolean => false;
 for (const workload of CPU_WORKLOADS) {
   const results = pairedRounds(
     [
       ["no hook", cpuRun(workload.source, {})],
-      ["hook /1000 (flag)", cpuRun(workload.source, { cancelFlag: flag })],
+      ["hook-free (flag)", cpuRun(workload.source, { cancelFlag: flag })],
+      ["hook /1000 (polled)", cpuRun(workload.source, { cancelFlag: flag, shouldCancel: never })],
       [
-        "hook /10000 (flag)",
-        cpuRun(workload.source, { cancelFlag: flag, hookInstructions: 10_000 }),
-      ],
-      [
-        "hook /1000 (flag + deadline)",
-        cpuRun(workload.source, { cancelFlag: flag, shouldCancel: () => false }),
+        "hook /10000 (polled)",
+        cpuRun(workload.source, {
+          cancelFlag: flag,
+          shouldCancel: never,
+          hookInstructions: 10_000,
+        }),
       ],
     ],
     5,
@@ -130,9 +136,9 @@ for (const workload of CPU_WORKLOADS) {
   let nativeCell = "";
   if (native.ok) {
     const nativeMs = median(runNative(workload.source, 5));
-    const plain = results[0]?.medianMs ?? Number.NaN;
-    const hooked = results[1]?.medianMs ?? Number.NaN;
-    nativeCell = `; native ${fmt(nativeMs)} ms -> wasm/native ${(plain / nativeMs).toFixed(2)}x, hooked/native ${(hooked / nativeMs).toFixed(2)}x`;
+    const ratio = (i: number): string =>
+      ((results[i]?.medianMs ?? Number.NaN) / nativeMs).toFixed(2);
+    nativeCell = `; native ${fmt(nativeMs)} ms -> no hook ${ratio(0)}x, hook-free ${ratio(1)}x, polled hook ${ratio(2)}x native`;
   }
   summary.push(`  ${workload.name}: ${cells.join(", ")}${nativeCell}`);
 }
@@ -278,9 +284,16 @@ describe("fib(27)", () => {
     { iterations: 10, time: 0 },
   );
   bench(
-    "cancellation hook armed",
+    "hook-free (cancel flag, watchdog)",
     () => {
       cpuRun(fib, { cancelFlag: flag })();
+    },
+    { iterations: 10, time: 0 },
+  );
+  bench(
+    "cancellation hook armed (polled shouldCancel)",
+    () => {
+      cpuRun(fib, { cancelFlag: flag, shouldCancel: never })();
     },
     { iterations: 10, time: 0 },
   );

@@ -64,11 +64,7 @@ export function boundedToString(state: VmState, L: LuaState, at: number): string
     state.executing--;
     state.hookBudget = undefined;
     state.account.limit = limit;
-    if (state.cancelWatch.armed) {
-      x.lua_sethook(main, kernel.hook, LUA_MASKCOUNT, state.cancelWatch.hookInstructions);
-    } else {
-      x.lua_sethook(main, 0, 0, 0);
-    }
+    state.hooks.restoreMain(main);
   }
   try {
     if (status !== LuaStatus.OK || x.lua_type(main, -1) !== LuaTypeTag.STRING) return undefined;

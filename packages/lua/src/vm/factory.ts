@@ -12,6 +12,13 @@ export interface LuaVmFactory {
    * until then, Lua runs up to 3× slower. Call it once at startup where first-run latency matters.
    */
   warmUp(): void;
+  /**
+   * Starts the cancel watchdog thread now (where the wasm memory is shared), so that VMs made
+   * once it runs are hook-free from their first instruction (lua-vm.md "Hook-free
+   * cancellation"). Without it, the first VM that can be watched starts the thread and keeps its
+   * hook until the thread runs (tens of milliseconds). Never waits; idempotent.
+   */
+  startCancelWatchdog(): void;
   /** VMs created and not yet closed. */
   readonly openVmCount: number;
   /** Size of the wasm linear memory in bytes, shared by every VM (it grows, never shrinks). */
@@ -40,6 +47,10 @@ class Factory implements LuaVmFactory {
     } finally {
       vm.close();
     }
+  }
+
+  startCancelWatchdog(): void {
+    this.kernel.watchdog?.start();
   }
 
   get openVmCount(): number {

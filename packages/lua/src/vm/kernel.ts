@@ -1,9 +1,11 @@
 import type { LuaModule, LuaState, Ptr } from "../module";
 import { LuaTypeTag } from "../raw-api";
 import type { FnPtr, LuaExports, LuaInstance, UnwindProbe } from "../wasm-exports";
+import { CancelWatchdog, type SharedFlag, type VmWatch } from "./cancel-watchdog";
 import { EXTRASPACE_BYTES } from "./constants";
 import { Heap } from "./heap";
-import { installLimitAllocator } from "./limit-allocator";
+import { probeHookLayout } from "./hook-layout";
+import { installLimitAllocator, MAX_LIMIT_BYTES, MemoryAccount } from "./limit-allocator";
 import { LuaPanicError } from "./panic";
 
 /** What the kernel routes each wasm callback to: one per open Lua state. */
@@ -52,6 +54,14 @@ export class LuaKernel {
   /** An `int` out-cell (`lua_resume`'s result count, `isnum` flags). */
   readonly intCell: Ptr;
 
+  /**
+   * The watchdog that arms the hook of running Lua from another thread (hook-free cancellation),
+   * when the memory is shared and the hook layout was verified; else undefined, and
+   * {@link watchdogUnavailable} says why.
+   */
+  readonly watchdog: CancelWatchdog | undefined;
+  readonly watchdogUnavailable: string | undefined;
+
   private readonly unwind: UnwindProbe;
   private readonly clients = new Map<number, KernelClient>();
   private nextClientId = 1;
@@ -64,12 +74,14 @@ export class LuaKernel {
     this.module = module;
     this.x = exports;
     this.unwind = instance.unwind;
-    this.heap = new Heap(exports.memory);
+    this.heap = instance.sharedMemory ? new Heap(exports.memory, module) : new Heap(exports.memory);
     this.lenCell = this.malloc(8);
     this.intCell = this.malloc(8);
     this.scratchBytes = 1024;
     this.scratch = this.malloc(this.scratchBytes);
-    this.allocator = installLimitAllocator(module, exports);
+    const gate = instance.sharedMemory ? this.malloc(4) : undefined;
+    if (gate !== undefined) this.heap.i32()[gate >> 2] = 0;
+    this.allocator = installLimitAllocator(module, exports, gate);
     this.dispatcher = module.addFunction((L) => this.clientOf(L)?.dispatch(L) ?? 0, "ii");
     this.continuation = module.addFunction((L) => this.clientOf(L)?.continueCall(L) ?? 0, "iiii");
     this.hook = module.addFunction((L) => {
@@ -79,6 +91,62 @@ export class LuaKernel {
     this.panic = module.addFunction((L) => {
       throw new LuaPanicError(this.panicMessage(L));
     }, "ii");
+    const layout = gate === undefined ? "the wasm memory is not shared" : this.probeLayout();
+    if (typeof layout === "string" || gate === undefined) {
+      this.watchdog = undefined;
+      this.watchdogUnavailable = typeof layout === "string" ? layout : "no free gate";
+    } else {
+      this.watchdog = new CancelWatchdog(exports.memory, gate, this.hook, layout);
+      this.watchdogUnavailable = undefined;
+    }
+  }
+
+  /**
+   * A watch for a VM whose hook the watchdog arms when one of `flags` is set, or undefined (no
+   * watchdog, not running yet, or full): the VM then arms its own hook. Starts the watchdog.
+   */
+  watchVm(flags: readonly SharedFlag[], period: number): VmWatch | undefined {
+    const { watchdog } = this;
+    if (watchdog === undefined) return undefined;
+    watchdog.start();
+    return watchdog.watch(flags, period);
+  }
+
+  /** Finds and verifies the hook fields' layout on a scratch state (hook-layout.ts). */
+  private probeLayout(): ReturnType<typeof probeHookLayout> {
+    const accounts: MemoryAccount[] = [];
+    try {
+      return probeHookLayout({
+        x: this.x,
+        heap: this.heap,
+        hook: this.hook,
+        newState: () => {
+          const account = new MemoryAccount(this.x, this.heap, MAX_LIMIT_BYTES);
+          accounts.push(account);
+          return this.x.lua_newstate(this.allocator, account.cell);
+        },
+        allocText: (text) => {
+          const bytes = utf8Encoder.encode(`${text}\0`);
+          const ptr = this.malloc(bytes.length);
+          this.heap.u8().set(bytes, ptr);
+          return { ptr, length: bytes.length - 1 };
+        },
+        register: (client) => {
+          let id = 0;
+          this.register((assigned) => {
+            id = assigned;
+            return client;
+          });
+          return id;
+        },
+        unregister: (id) => this.unregister(id),
+        tagState: (L, id) => this.tagState(L, id),
+      });
+    } catch (error) {
+      return `the layout probe threw: ${String(error)}`;
+    } finally {
+      for (const account of accounts) account.free();
+    }
   }
 
   /**

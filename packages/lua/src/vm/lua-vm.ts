@@ -37,9 +37,20 @@ export interface LuaVmOptions extends CancelOptions {
   /** Hook calls between two calls of `shouldCancel`. */
   shouldCancelEvery?: number;
   /**
-   * Lua VM instructions between two hook calls (1000 by default). The count hook is armed only
+   * Declares that `shouldCancel` can turn true while Lua runs only when one of these shared
+   * flags is set (anything else that changes its answer happens in JavaScript on this thread,
+   * which the VM sees before every resume, or through cancel()). The VM then needs no hook while
+   * Lua runs: it runs at full speed and the watchdog arms the hook when a flag (or
+   * `cancelFlag`) is set (docs/design/lua-vm.md "Hook-free cancellation"). Without it, a
+   * `shouldCancel` (a deadline) keeps the count hook armed.
+   */
+  shouldCancelFlags?: readonly { readonly flag: Int32Array; readonly index: number }[];
+  /**
+   * Lua VM instructions between two hook calls (1000 by default). The count hook is needed only
    * when `cancelFlag` or `shouldCancel` is given; while armed, Lua runs up to about 2× slower on
-   * instruction-bound code whatever the period (see docs/design/lua-vm.md).
+   * instruction-bound code whatever the period. Where the wasm memory is shared, a VM whose
+   * sources are all flags (`cancelFlag`, `shouldCancelFlags`) runs with no hook until a flag is
+   * set or cancel() is called (see docs/design/lua-vm.md).
    */
   hookInstructions?: number;
 }

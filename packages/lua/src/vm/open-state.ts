@@ -1,5 +1,4 @@
 import { CancelWatch } from "./cancel";
-import { LUA_MASKCOUNT } from "./constants";
 import type { LuaKernel } from "./kernel";
 import { MAX_LIMIT_BYTES, MemoryAccount } from "./limit-allocator";
 import type { LuaVm, LuaVmOptions } from "./lua-vm";
@@ -45,9 +44,7 @@ export function openVmState(kernel: LuaKernel, options: LuaVmOptions, facade: Lu
     state.closed = true;
     throw error;
   }
-  if (cancelWatch.armed) {
-    x.lua_sethook(L, kernel.hook, LUA_MASKCOUNT, cancelWatch.hookInstructions);
-  }
+  state.hooks.open(L);
   account.limit = limitBytes;
   return state;
 }
@@ -94,6 +91,7 @@ export function closeVmState(state: VmState): void {
   const { kernel } = state;
   const { x } = kernel;
   let freed = false;
+  state.hooks.close(); // the watchdog lets go of the threads before lua_close frees them
   if (!state.broken) {
     const sp = x.stackSave();
     try {

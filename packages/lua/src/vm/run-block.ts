@@ -150,6 +150,7 @@ class BlockDriver {
     this.finished = true;
     this.waiting = false;
     this.state.threads.delete(this.record.co);
+    this.state.hooks.remove(this.record.co);
     this.rejectOutcome(error);
   }
 }
@@ -198,12 +199,14 @@ function newThread(state: VmState): ThreadRecord {
     };
   });
   state.threads.set(record.co, record);
+  state.hooks.add(record.co);
   return record;
 }
 
 /** Unanchors a finished (or abandoned) thread so the collector can take it. */
 function releaseThread(state: VmState, record: ThreadRecord): void {
   state.threads.delete(record.co);
+  state.hooks.remove(record.co);
   if (state.closed || state.broken) return;
   state.hostOp(() => state.kernel.x.luaL_unref(state.L, LUA_REGISTRYINDEX, record.ref));
 }

@@ -1,5 +1,5 @@
 import type { LuaState } from "../module";
-import { LUA_REGISTRYINDEX } from "../raw-api";
+import { LUA_REGISTRYINDEX, LuaTypeTag } from "../raw-api";
 import { RIDX_GLOBALS } from "./constants";
 import { createRepGuard } from "./rep-guard";
 import { createSetmetatableGuard } from "./setmetatable-guard";
@@ -94,6 +94,7 @@ export function installSandbox(state: VmState, randomSeed: bigint): void {
     x.lua_settop(L, lib - 1);
   }
   x.luaopen_coroutine(L);
+  trackCoroutines(state, x.lua_gettop(L));
   setField(state, P, "coroutine", x.lua_gettop(L));
   x.lua_settop(L, LOADED);
   setRegistryField(state, "_LOADED", LOADED);
@@ -124,6 +125,35 @@ function setField(state: VmState, table: number, name: string, valueIndex: numbe
 /** `registry[name] = stack[valueIndex]`. */
 function setRegistryField(state: VmState, name: string, valueIndex: number): void {
   setField(state, LUA_REGISTRYINDEX, name, valueIndex);
+}
+
+/**
+ * Makes the private coroutine library's `create` list every coroutine it makes with the VM's
+ * hook control (hook-control.ts), anchored in the registry until the VM closes, so that the
+ * watchdog can arm a coroutine that spins (a Pack prelude loads in one); `wrap`, which makes its
+ * coroutine where nothing can list it, is removed (no Runvil code uses it).
+ */
+function trackCoroutines(state: VmState, lib: number): void {
+  const { kernel, L } = state;
+  const { x } = kernel;
+  const fn = (co: LuaState): number => {
+    x.luaL_checktype(co, 1, LuaTypeTag.FUNCTION);
+    const thread = x.lua_newthread(co); // [f, thread]
+    x.lua_pushvalue(co, 1);
+    x.lua_xmove(co, thread, 1); // [f, thread]
+    x.lua_pushvalue(co, -1);
+    x.luaL_ref(co, LUA_REGISTRYINDEX); // anchored until lua_close
+    state.hooks.add(thread);
+    return 1;
+  };
+  const index = state.functions.add({ kind: "raw", name: "coroutine.create", fn });
+  kernel.pushText(L, "create");
+  x.lua_pushlightuserdata(L, index);
+  x.lua_pushcclosure(L, kernel.dispatcher, 1);
+  x.lua_rawset(L, lib);
+  kernel.pushText(L, "wrap");
+  x.lua_pushnil(L);
+  x.lua_rawset(L, lib);
 }
 
 /** Replaces the global setmetatable by the finalizer-refusing guard (the original stays in P). */

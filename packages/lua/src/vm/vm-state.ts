@@ -2,6 +2,7 @@ import type { LuaState } from "../module";
 import { TOSTRING_BUDGET_MESSAGE } from "./bounded-tostring";
 import { CANCELLED_MESSAGE, type CancelWatch } from "./cancel";
 import { continueHostCall, dispatchHostCall } from "./dispatcher";
+import { HookControl } from "./hook-control";
 import { HostFunctionTable } from "./host-functions";
 import type { KernelClient, LuaKernel } from "./kernel";
 import { MAX_LIMIT_BYTES, type MemoryAccount } from "./limit-allocator";
@@ -45,6 +46,8 @@ export class VmState implements KernelClient {
   readonly functions = new HostFunctionTable();
   readonly threads = new Map<LuaState, ThreadRecord>();
   readonly cancelWatch: CancelWatch;
+  /** The count hook across the VM's threads (hook-free until a cancel, where it can be). */
+  readonly hooks: HookControl;
   readonly facade: LuaVm;
   closed = false;
   /** Set after a Lua panic: the state may be inconsistent and is never used again. */
@@ -73,6 +76,7 @@ export class VmState implements KernelClient {
     this.account = init.account;
     this.limitBytes = init.limitBytes;
     this.cancelWatch = init.cancelWatch;
+    this.hooks = new HookControl(init.kernel, init.cancelWatch, init.L);
     this.facade = init.facade;
   }
 
@@ -100,7 +104,10 @@ export class VmState implements KernelClient {
         return;
       }
       if (!this.cancelled) {
-        if (!this.cancelWatch.poll()) return;
+        if (!this.cancelWatch.poll()) {
+          if (this.hookBudget === undefined) this.hooks.trySwitch();
+          return;
+        }
         this.markCancelled();
       }
       const record = this.threads.get(L);
@@ -120,6 +127,7 @@ export class VmState implements KernelClient {
   /** Marks the VM cancelled (sticky) and wakes blocks waiting on host Promises. */
   markCancelled(): void {
     this.cancelled = true;
+    if (!this.closed && !this.broken) this.hooks.armAll(); // a block running under a host function of this VM stops at its next hook call
     this.wake();
   }
 

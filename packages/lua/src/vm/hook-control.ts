@@ -1,0 +1,154 @@
+import type { LuaState } from "../module";
+import type { CancelWatch } from "./cancel";
+import type { VmWatch } from "./cancel-watchdog";
+import { LUA_MASKCOUNT } from "./constants";
+import type { LuaKernel } from "./kernel";
+
+/**
+ * How a VM's count hook is kept (lua-vm.md "Hook-free cancellation"):
+ * - `off`: no cancel source, no hook;
+ * - `hook`: the hook is armed on every thread all the time (today's design: an in-thread
+ *   `shouldCancel` that must be polled, no shared memory, or the watchdog not running yet);
+ * - `watched`: no hook until the watchdog sees a flag set (or the VM is cancelled on its own
+ *   thread); then the hook is armed on every thread the VM runs Lua on, and stays armed.
+ */
+export type HookMode = "off" | "hook" | "watched";
+
+/**
+ * The count hook of one VM across its threads: the main thread, the block threads and the
+ * coroutines its private code creates. Every such thread is listed here for as long as it can be
+ * freed only after it is unlisted (block threads until they are released, the rest until the VM
+ * closes), so the watchdog only ever writes into live states.
+ */
+export class HookControl {
+  private readonly kernel: LuaKernel;
+  private readonly cancelWatch: CancelWatch;
+  private readonly threads = new Set<LuaState>();
+  private watch: VmWatch | undefined;
+  private modeValue: HookMode;
+  /** Whether the hook is armed on every thread now (always in `hook` mode). */
+  private armedValue = false;
+
+  constructor(kernel: LuaKernel, cancelWatch: CancelWatch, main: LuaState) {
+    this.kernel = kernel;
+    this.cancelWatch = cancelWatch;
+    this.threads.add(main);
+    this.modeValue = "off";
+  }
+
+  /**
+   * Chooses the mode once the state is filled: `watched` when the VM has cancel sources none of
+   * which needs polling and the watchdog runs; else `hook` (armed now) or `off`.
+   */
+  open(main: LuaState): void {
+    const { cancelWatch, kernel } = this;
+    if (!cancelWatch.armed) return;
+    this.modeValue = "hook";
+    if (!cancelWatch.needsPolling) {
+      const watch = kernel.watchVm(cancelWatch.attention, cancelWatch.hookInstructions);
+      if (watch?.add(main) === true) {
+        this.watch = watch;
+        this.modeValue = "watched";
+      } else {
+        watch?.close();
+      }
+    }
+    if (this.modeValue === "hook") this.armAll();
+  }
+
+  get mode(): HookMode {
+    return this.modeValue;
+  }
+
+  /** The watch's slot is live (for tests). */
+  get watched(): boolean {
+    return this.watch !== undefined;
+  }
+
+  /** Whether the hook is armed now (by the VM itself or by the watchdog). */
+  get armed(): boolean {
+    return this.armedValue || this.watch?.armed === true;
+  }
+
+  /** Lists a new thread (a block thread or a coroutine), which inherited its creator's hook. */
+  add(L: LuaState): void {
+    this.threads.add(L);
+    if (this.watch !== undefined && !this.watch.add(L)) this.fallBack();
+  }
+
+  /** Unlists a thread before it can be freed. */
+  remove(L: LuaState): void {
+    this.threads.delete(L);
+    this.watch?.remove(L);
+  }
+
+  /** Arms the hook on every listed thread from this thread (a cancel seen here). Idempotent. */
+  armAll(): void {
+    if (this.modeValue === "off" || this.armedValue) return;
+    const { x, hook } = this.kernel;
+    const period = this.cancelWatch.hookInstructions;
+    for (const L of this.threads) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
+    this.armedValue = true;
+    this.watch?.markArmed();
+  }
+
+  /**
+   * Puts the main thread's hook back after a bounded call set its own (bounded-tostring.ts):
+   * armed when the VM is armed, else cleared, and armed again when the watchdog armed the VM
+   * meanwhile (read after the clear, behind a fence, so no arming is lost).
+   */
+  restoreMain(main: LuaState): void {
+    const { x, hook } = this.kernel;
+    const period = this.cancelWatch.hookInstructions;
+    if (this.armed) {
+      x.lua_sethook(main, hook, LUA_MASKCOUNT, period);
+      return;
+    }
+    x.lua_sethook(main, 0, 0, 0);
+    if (this.watch?.armedAfterFence() === true) x.lua_sethook(main, hook, LUA_MASKCOUNT, period);
+  }
+
+  /**
+   * Called from the hook when it found nothing to do: a VM in `hook` mode only because the
+   * watchdog was not running yet switches to `watched` once it runs, clearing its hook on every
+   * thread (the running one included: a hook may clear itself), so the rest of the block runs
+   * hook-free.
+   */
+  trySwitch(): void {
+    if (this.modeValue !== "hook" || this.cancelWatch.needsPolling) return;
+    const { watchdog } = this.kernel;
+    if (watchdog === undefined || !watchdog.ready) return;
+    const watch = watchdog.watch(this.cancelWatch.attention, this.cancelWatch.hookInstructions);
+    if (watch === undefined) return;
+    for (const L of this.threads) {
+      if (!watch.add(L)) {
+        watch.close();
+        return;
+      }
+    }
+    const { x, hook } = this.kernel;
+    for (const L of this.threads) x.lua_sethook(L, 0, 0, 0);
+    this.watch = watch;
+    this.modeValue = "watched";
+    this.armedValue = false;
+    if (watch.armedAfterFence()) {
+      const period = this.cancelWatch.hookInstructions;
+      for (const L of this.threads) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
+    }
+  }
+
+  /** Stops the watch (before lua_close frees the threads). */
+  close(): void {
+    this.watch?.close();
+    this.watch = undefined;
+    this.threads.clear();
+  }
+
+  /** The watch table is full: the VM arms its own hook for good. */
+  private fallBack(): void {
+    this.watch?.close();
+    this.watch = undefined;
+    this.modeValue = "hook";
+    this.armAll();
+  }
+}
