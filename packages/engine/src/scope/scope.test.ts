@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { describe, expect, it, vi } from "vitest";
 import type { LuaVm } from "../lua";
 import { testRootScope } from "../test-support/scope";
@@ -121,6 +122,52 @@ describe("Scope: VMs", () => {
     ).toEqual([]);
     expect(vm.hookCalls).toBe(0);
     root.closeVm(vm);
+  });
+
+  it("runs VMs hook-free when the tree's sources are all flags; the stop flag still stops a spin", async () => {
+    const flags = new Int32Array(new SharedArrayBuffer(16)); // cancel, stop, started
+    const root = await testRootScope({
+      cancelFlag: flags,
+      cancelFlagIndex: 0,
+      stopFlag: flags,
+      stopFlagIndex: 1,
+    });
+    // The cancel watchdog starts with the first such VM; VMs made once it runs have no hook.
+    let hookCalls = 1;
+    for (let i = 0; i < 500 && hookCalls > 0; i++) {
+      const vm = root.createVm();
+      await settled(vm.runBlock({ source: "for i = 1, 50000 do end", chunkName: "=t" }));
+      hookCalls = vm.hookCalls;
+      root.closeVm(vm);
+      if (hookCalls > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(hookCalls).toBe(0);
+    // Another thread sets the stop flag 20 ms after the block starts spinning.
+    const worker = new Worker(
+      `const { workerData, parentPort } = require("node:worker_threads");
+       const { flags } = workerData;
+       parentPort.postMessage("ready");
+       Atomics.wait(flags, 2, 0);
+       Atomics.wait(flags, 2, 1, 20);
+       Atomics.store(flags, 1, 1);`,
+      { eval: true, workerData: { flags } },
+    );
+    try {
+      await new Promise((resolve) => worker.once("message", resolve));
+      const vm = root.createVm();
+      vm.setGlobalFunction("started", () => {
+        Atomics.store(flags, 2, 1);
+        Atomics.notify(flags, 2);
+        return undefined;
+      });
+      const spin = vm.runBlock({ source: "started() while true do end", chunkName: "=t" });
+      expect(await settled(spin)).toBe("cancelled");
+      expect(root.shouldStop()).toBe(true);
+      expect(root.ending).toEqual({ kind: "stopped" });
+      root.closeVm(vm);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it("stops a spinning block through the count hook once a stop source asks", async () => {

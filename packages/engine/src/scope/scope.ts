@@ -68,6 +68,14 @@ class ScopeTree {
   readonly sources: ScopeSources;
   /** Whether a stop can come: a stop source exists, so every VM gets the scope's check. */
   readonly stoppable: boolean;
+  /**
+   * The shared flags that alone can turn the VMs' check true while Lua runs (lua package,
+   * `shouldCancelFlags`): the stop flag, when the tree has no in-thread check (`shouldCancel`,
+   * `shouldStop`: deadlines must be polled). Everything else the check reads changes in
+   * JavaScript on this thread: a scope's ending (which also cancels its VMs) and the stop
+   * signal, both seen before every resume. Undefined when the VMs must poll.
+   */
+  readonly vmCheckFlags: readonly { flag: Int32Array; index: number }[] | undefined;
   readonly detach: () => void;
   root!: Scope;
 
@@ -78,6 +86,14 @@ class ScopeTree {
       sources.stopSignal !== undefined ||
       sources.stopFlag !== undefined ||
       sources.shouldStop !== undefined;
+    const polled = sources.shouldCancel !== undefined || sources.shouldStop !== undefined;
+    const { stopFlag, stopFlagIndex } = sources;
+    this.vmCheckFlags =
+      !this.stoppable || polled
+        ? undefined
+        : stopFlag === undefined
+          ? []
+          : [{ flag: stopFlag, index: stopFlagIndex }];
     const onAbort = (): void => this.root.end(CANCELLED);
     const onStop = (): void => this.root.requestStop();
     sources.signal?.addEventListener("abort", onAbort, { once: true });
@@ -235,10 +251,14 @@ export class Scope {
     if (this.closedValue) throw new Error("a closed scope cannot create a VM");
     const { luaMemoryBytes, cancelFlag, cancelFlagIndex } = this.tree.sources;
     const shouldCancel = this.vmShouldCancel;
+    const shouldCancelFlags = this.tree.vmCheckFlags;
     const vm = this.tree.factory.create({
       ...(luaMemoryBytes === undefined ? {} : { luaMemoryBytes }),
       ...(cancelFlag === undefined ? {} : { cancelFlag, cancelFlagIndex }),
       ...(shouldCancel === undefined ? {} : { shouldCancel }),
+      ...(shouldCancel === undefined || shouldCancelFlags === undefined
+        ? {}
+        : { shouldCancelFlags }),
     });
     this.live.add(vm);
     if (this.endingValue !== undefined) vm.cancel();
