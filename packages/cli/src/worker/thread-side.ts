@@ -5,7 +5,6 @@
  * bundle (bundle.ts), and calls `main` (docs/design/performance.md).
  */
 import { parentPort } from "node:worker_threads";
-import { loadLuaVmFactory } from "@runvil/lua";
 import { executeRun } from "../run/execute-run";
 import {
   CANCEL_SLOT,
@@ -21,12 +20,6 @@ export async function main(start: WorkerStart): Promise<void> {
   const port = parentPort;
   if (port === null) throw new Error("dist/worker.js runs only as a worker thread of runvil run");
   const post = (message: FromWorker): void => port.postMessage(message);
-  // The cancel watchdog boots while the run is set up, so the run's Lua is hook-free from its
-  // first block (docs/design/lua-vm.md "Hook-free cancellation"); the load is the Engine's own.
-  loadLuaVmFactory().then(
-    (factory) => factory.startCancelWatchdog(),
-    () => undefined, // the Engine reports a failed load
-  );
   const controller = new AbortController();
   const stopController = new AbortController(); // SIGTERM (docs/design/stop.md)
   const broker = start.request.operator ? new ProxyInputBroker(post) : undefined;

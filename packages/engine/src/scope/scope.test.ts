@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it, vi } from "vitest";
-import type { LuaVm } from "../lua";
+import { type LuaVm, loadLuaVmFactory } from "../lua";
 import { testRootScope } from "../test-support/scope";
 import { type Scope, ScopeEnded } from "./scope";
 
@@ -132,7 +132,8 @@ describe("Scope: VMs", () => {
       stopFlag: flags,
       stopFlagIndex: 1,
     });
-    // The cancel watchdog starts with the first such VM; VMs made once it runs have no hook.
+    // VMs made once the cancel watchdog runs have no hook (a long-lived host starts it early).
+    (await loadLuaVmFactory()).startCancelWatchdog();
     let hookCalls = 1;
     for (let i = 0; i < 500 && hookCalls > 0; i++) {
       const vm = root.createVm();

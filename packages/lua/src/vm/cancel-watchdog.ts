@@ -201,6 +201,11 @@ export class CancelWatchdog {
     }
   }
 
+  /** Whether {@link start} was called. */
+  get requested(): boolean {
+    return this.started;
+  }
+
   /** Whether the thread runs (a VM opened now is watched from the start). */
   get ready(): boolean {
     return this.failure === undefined && Atomics.load(this.control, READY) === 1;

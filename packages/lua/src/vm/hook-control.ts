@@ -15,6 +15,14 @@ import type { LuaKernel } from "./kernel";
 export type HookMode = "off" | "hook" | "watched";
 
 /**
+ * Hook calls (of 1,000 instructions by default) a watchable VM runs hooked before it starts the
+ * watchdog thread: about 10–25 ms of Lua. A run whose Lua is shorter never pays for the thread
+ * (booting one costs tens of milliseconds of CPU, also at exit); a longer one runs hook-free
+ * from the moment the thread runs.
+ */
+export const WATCHDOG_START_HOOK_CALLS = 5000;
+
+/**
  * The count hook of one VM across its threads: the main thread, the block threads and the
  * coroutines its private code creates. Every such thread is listed here for as long as it can be
  * freed only after it is unlisted (block threads until they are released, the rest until the VM
@@ -28,6 +36,8 @@ export class HookControl {
   private modeValue: HookMode;
   /** Whether the hook is armed on every thread now (always in `hook` mode). */
   private armedValue = false;
+  /** Hook calls in `hook` mode before the VM asks for the watchdog thread. */
+  private untilStart = WATCHDOG_START_HOOK_CALLS;
 
   constructor(kernel: LuaKernel, cancelWatch: CancelWatch, main: LuaState) {
     this.kernel = kernel;
@@ -110,14 +120,19 @@ export class HookControl {
 
   /**
    * Called from the hook when it found nothing to do: a VM in `hook` mode only because the
-   * watchdog was not running yet switches to `watched` once it runs, clearing its hook on every
+   * watchdog was not running yet starts it after {@link WATCHDOG_START_HOOK_CALLS} calls, and
+   * switches to `watched` once it runs, clearing its hook on every
    * thread (the running one included: a hook may clear itself), so the rest of the block runs
    * hook-free.
    */
   trySwitch(): void {
     if (this.modeValue !== "hook" || this.cancelWatch.needsPolling) return;
     const { watchdog } = this.kernel;
-    if (watchdog === undefined || !watchdog.ready) return;
+    if (watchdog === undefined) return;
+    if (!watchdog.ready) {
+      if (--this.untilStart === 0) watchdog.start();
+      return;
+    }
     const watch = watchdog.watch(this.cancelWatch.attention, this.cancelWatch.hookInstructions);
     if (watch === undefined) return;
     for (const L of this.threads) {

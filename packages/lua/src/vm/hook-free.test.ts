@@ -4,9 +4,10 @@ import { loadLuaVmFactory } from "./factory";
 import { type LuaVm, type LuaVmOptions, VmHandle } from "./lua-vm";
 import { run, withVm } from "./test-support";
 
-/** Waits until the process's cancel watchdog runs (it starts with the first watched VM). */
+/** Starts the process's cancel watchdog and waits until it runs. */
 async function watchdogReady(): Promise<void> {
   const factory = await loadLuaVmFactory();
+  factory.startCancelWatchdog();
   const vm = factory.create({ cancelFlag: new Int32Array(new SharedArrayBuffer(8)) });
   const { kernel } = VmHandle.stateOf(vm);
   vm.close();

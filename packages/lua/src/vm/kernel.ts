@@ -103,13 +103,11 @@ export class LuaKernel {
 
   /**
    * A watch for a VM whose hook the watchdog arms when one of `flags` is set, or undefined (no
-   * watchdog, not running yet, or full): the VM then arms its own hook. Starts the watchdog.
+   * watchdog, not running yet, or full): the VM then arms its own hook (hook-control.ts starts
+   * the watchdog once such a VM has run long enough).
    */
   watchVm(flags: readonly SharedFlag[], period: number): VmWatch | undefined {
-    const { watchdog } = this;
-    if (watchdog === undefined) return undefined;
-    watchdog.start();
-    return watchdog.watch(flags, period);
+    return this.watchdog?.watch(flags, period);
   }
 
   /** Finds and verifies the hook fields' layout on a scratch state (hook-layout.ts). */
