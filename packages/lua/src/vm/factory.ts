@@ -16,7 +16,7 @@ export interface LuaVmFactory {
    * Starts the cancel watchdog thread now (where the wasm memory is shared), so that VMs made
    * once it runs are hook-free from their first instruction (lua-vm.md "Hook-free
    * cancellation"). Without it, a VM that can be watched runs hooked, and starts the thread once
-   * it has run about 5 million instructions (so short runs never start it), then switches its
+   * it has run about a million instructions (so short runs never start it), then switches its
    * hook off when the thread runs. For long-lived hosts; it costs a thread (about 10 MiB) and
    * its boot. Never waits; idempotent.
    */

@@ -16,11 +16,11 @@ export type HookMode = "off" | "hook" | "watched";
 
 /**
  * Hook calls (of 1,000 instructions by default) a watchable VM runs hooked before it starts the
- * watchdog thread: about 10–25 ms of Lua. A run whose Lua is shorter never pays for the thread
+ * watchdog thread: about 2–5 ms of Lua. A run whose Lua is shorter never pays for the thread
  * (booting one costs tens of milliseconds of CPU, also at exit); a longer one runs hook-free
  * from the moment the thread runs.
  */
-export const WATCHDOG_START_HOOK_CALLS = 5000;
+export const WATCHDOG_START_HOOK_CALLS = 1000;
 
 /**
  * The count hook of one VM across its threads: the main thread, the block threads and the
