@@ -42,6 +42,12 @@ export interface DurableClient {
   }): Promise<DurableRunStatus[]>;
   /** The effect ids of the asks the run waits on now, oldest first. */
   waitingAsks(runId: string): Promise<string[]>;
+  /**
+   * Recovers the runs of executors that are gone (executor recovery without DBOS's hosted
+   * conductor): their runs still marked running go back on the queue for any worker. Resolves
+   * with their ids. Only for executors known dead: a live one loses its runs mid-step.
+   */
+  recover(executorIds: readonly string[]): Promise<string[]>;
   /** Delivers `text` to the run's oldest waiting ask; resolves with that ask's effect id. */
   answer(runId: string, text: string): Promise<{ readonly ask: string }>;
   /** Closes the client's connections. */
@@ -143,6 +149,18 @@ export function wrapClient(client: DBOSClient): DurableClient {
     async waitingAsks(runId) {
       await mustExist(runId);
       return waitingAsks(runId);
+    },
+
+    async recover(executorIds) {
+      if (executorIds.length === 0) return [];
+      const stranded = await client.listWorkflows({
+        workflowName: DURABLE_WORKFLOW,
+        status: "PENDING",
+        executorId: [...executorIds],
+      });
+      const ids = stranded.map((s) => s.workflowID);
+      if (ids.length > 0) await client.resumeWorkflows(ids, { queueName: DURABLE_QUEUE });
+      return ids;
     },
 
     async answer(runId, text) {

@@ -9,7 +9,7 @@ import { type DurableClient, openDurableClient } from "./durable-client";
 import { FANOUT_PROMPT } from "./test-support/fanout-prompt";
 import { prng, ScriptedPort } from "./test-support/scripted-port";
 import { freshDatabase, skipReason, suiteName } from "./test-support/test-database";
-import { runOn } from "./test-support/test-execute";
+import { lua, promptText, runOn } from "./test-support/test-execute";
 
 /**
  * The randomized-completion test of docs/design/determinism.md run under DBOS with recovery in
@@ -141,6 +141,65 @@ describe.skipIf(skipReason !== undefined)(
       // Only the steps in flight at a kill ran again: at most the effects in flight at once.
       expect(again).toBeLessThanOrEqual(KILLS * RUNS * 16);
     });
+
+    it("puts the runs of a worker gone for good back on the queue for another, answers kept", async () => {
+      const asking = promptText(
+        [
+          "# Ask",
+          "## Main",
+          lua(
+            "store.write('before.txt', 'b')\nlocal a = tools.call('user-input/ask', {})\nstore.write('after.txt', a)\nreturn 'got ' .. a",
+          ),
+        ].join("\n\n"),
+      );
+      const fanout = await client.submit({
+        runId: "gone-fanout",
+        prompt: { path: "fanout.md", text: FANOUT_PROMPT },
+        seed: 3,
+        startedAt: START,
+      });
+      const ask = await client.submit({
+        runId: "gone-ask",
+        prompt: { path: "ask.md", text: asking },
+        startedAt: START,
+      });
+      const log = join(folder, "gone.log");
+      writeFileSync(log, "");
+      const stores = join(folder, "gone-stores");
+      const gone = await startWorker(child, [url, "gone-worker", stores, log]);
+      await until(
+        () => lines(log).filter((l) => l.includes(" perform gone-fanout ")).length >= 30,
+        120_000,
+      );
+      const waiting = await eventually(async () => {
+        const asks = await client.waitingAsks(ask);
+        return asks.length === 1 ? asks : undefined;
+      });
+      gone.kill("SIGKILL");
+      await exited(gone);
+      // The answer arrives while no worker runs the run: it waits in the database.
+      expect(await client.answer(ask, "yes")).toEqual({ ask: waiting[0] });
+      const other = await startWorker(child, [url, "other-worker", stores, log]);
+      try {
+        expect((await client.status(fanout))?.state).toBe("running");
+        expect((await client.recover(["gone-worker"])).sort()).toEqual([fanout, ask].sort());
+        expect(await client.result(ask, { timeoutMs: 120_000 })).toMatchObject({
+          outcome: "succeeded",
+          result: "got yes",
+        });
+        const result = await client.result(fanout, { timeoutMs: 180_000 });
+        expect(result.outcome).toBe("succeeded");
+        expect((await client.status(fanout))?.executorId).toBe("other-worker");
+        expect(await readAllFiles(new DirectoryStore(join(stores, ask)))).toEqual({
+          "after.txt": "yes",
+          "before.txt": "b",
+        });
+      } finally {
+        other.kill("SIGKILL");
+        await exited(other);
+      }
+      expect(await client.recover(["gone-worker"])).toEqual([]);
+    });
   },
 );
 
@@ -159,6 +218,16 @@ async function openClientAfterLaunch(
   first.kill("SIGTERM");
   await exited(first);
   return openDurableClient(url);
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("the condition did not hold in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function lines(file: string): string[] {

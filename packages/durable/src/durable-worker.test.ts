@@ -1,8 +1,9 @@
+import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { MemoryStore, readAllFiles } from "@runvil/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DurableError } from "./durable-error";
 import { type DurableWorker, launchDurableWorker } from "./durable-worker";
-import { RUNVIL_VERSION } from "./names";
+import { DURABLE_QUEUE, DURABLE_WORKFLOW, RUNVIL_VERSION } from "./names";
 import { ScriptedPort } from "./test-support/scripted-port";
 import { freshDatabase, skipReason, suiteName } from "./test-support/test-database";
 import {
@@ -51,12 +52,14 @@ const START = Date.UTC(2026, 11, 2, 4, 0, 0);
 describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on PostgreSQL"), () => {
   let worker: DurableWorker;
   let drop: () => Promise<void>;
+  let url: string;
   const log: ExecutionLog[] = [];
   const stores = new Map<string, MemoryStore>();
 
   beforeAll(async () => {
     const db = await freshDatabase();
     drop = db.drop;
+    url = db.url;
     worker = await launchDurableWorker({
       databaseUrl: db.url,
       executorId: "test-worker",
@@ -126,6 +129,37 @@ describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on Postgre
     await expect(worker.client.answer(runId, "late")).rejects.toThrow(
       new DurableError("not_waiting", `run ${runId} is finished: there is no question to answer`),
     );
+  });
+
+  it("fails a run whose input names another Runvil version than its queue entry, naming both", async () => {
+    const raw = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: "runvil" });
+    try {
+      await raw.enqueue(
+        {
+          workflowName: DURABLE_WORKFLOW,
+          queueName: DURABLE_QUEUE,
+          workflowID: "mixed-version",
+          appVersion: `runvil-${RUNVIL_VERSION}`,
+        },
+        {
+          runId: "mixed-version",
+          prompt: { path: "simple.md", text: SIMPLE },
+          args: "",
+          seed: 0,
+          startedAt: START,
+          runvilVersion: "9.9.8",
+        },
+      );
+    } finally {
+      await raw.destroy();
+    }
+    await expect(
+      worker.client.result("mixed-version", { timeoutMs: 60_000 }),
+    ).rejects.toMatchObject({
+      reason: "failed",
+      message: `run mixed-version failed: run mixed-version was journaled by Runvil 9.9.8; this worker runs Runvil ${RUNVIL_VERSION}: start a worker of Runvil 9.9.8 to finish it`,
+    });
+    expect((await worker.client.status("mixed-version"))?.state).toBe("failed");
   });
 
   it("refuses an answer for a run that does not exist", async () => {

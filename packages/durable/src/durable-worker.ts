@@ -52,11 +52,7 @@ export interface DurableWorker {
   readonly executorId: string;
   /** The client over this worker's connection (submit, result, answer, list). */
   readonly client: DurableClient;
-  /**
-   * Recovers the runs of executors that are gone (executor recovery without DBOS's hosted
-   * conductor): their runs still marked running are put back on the queue for any worker.
-   * Resolves with their ids. Only for executors known dead: a live one loses its runs mid-step.
-   */
+  /** The client's `recover`: puts the runs of executors that are gone back on the queue. */
   recover(executorIds: readonly string[]): Promise<string[]>;
   /** Runs of other Runvil versions waiting in the database, each refusal naming both versions. */
   refusedRuns(): Promise<RefusedRun[]>;
@@ -145,17 +141,7 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     executorId,
     client,
 
-    async recover(executorIds) {
-      if (executorIds.length === 0) return [];
-      const stranded = await rawClient.listWorkflows({
-        workflowName: DURABLE_WORKFLOW,
-        status: "PENDING",
-        executorId: [...executorIds],
-      });
-      const ids = stranded.map((s) => s.workflowID);
-      if (ids.length > 0) await rawClient.resumeWorkflows(ids, { queueName: DURABLE_QUEUE });
-      return ids;
-    },
+    recover: (executorIds) => client.recover(executorIds),
 
     async refusedRuns() {
       const waiting = await rawClient.listWorkflows({
