@@ -142,6 +142,47 @@ describe.skipIf(skipReason !== undefined)(
       expect(again).toBeLessThanOrEqual(KILLS * RUNS * 16);
     });
 
+    it("drains a worker stopped with SIGTERM: its steps in flight finish, its runs go to another worker, nothing runs twice", async () => {
+      const runId = await client.submit({
+        runId: "drained",
+        prompt: { path: "fanout.md", text: FANOUT_PROMPT },
+        seed: 3,
+        startedAt: START,
+      });
+      const log = join(folder, "drain.log");
+      writeFileSync(log, "");
+      const stores = join(folder, "drain-stores");
+      const first = await startWorker(child, [url, "drain-first", stores, log]);
+      await until(() => lines(log).length >= 40, 120_000);
+      first.kill("SIGTERM");
+      await exited(first);
+      expect(first.exitCode).toBe(0);
+      const firstPid = String(first.pid);
+      const byFirst = lines(log).filter((l) => l.startsWith(`${firstPid} `));
+      const performedByFirst = byFirst
+        .filter((l) => l.includes(" perform "))
+        .map((l) => l.split(" ").pop());
+      const settledByFirst = new Set(
+        byFirst.filter((l) => l.includes(" settled ")).map((l) => l.split(" ").pop()),
+      );
+      expect(performedByFirst.filter((effect) => !settledByFirst.has(effect))).toEqual([]);
+      expect((await client.status(runId))?.state).toBe("enqueued");
+      const second = await startWorker(child, [url, "drain-second", stores, log]);
+      try {
+        const result = await client.result(runId, { timeoutMs: 180_000 });
+        expect(result.outcome).toBe("succeeded");
+        expect((await client.status(runId))?.executorId).toBe("drain-second");
+      } finally {
+        second.kill("SIGKILL");
+        await exited(second);
+      }
+      const performed = lines(log)
+        .filter((l) => l.includes(" perform "))
+        .map((l) => l.split(" ").pop());
+      expect(performed.length).toBe(new Set(performed).size);
+      expect(performed.length).toBeGreaterThan(40);
+    });
+
     it("puts the runs of a worker gone for good back on the queue for another, answers kept", async () => {
       const asking = promptText(
         [

@@ -13,7 +13,8 @@ import {
   runvilVersionOf,
 } from "./names";
 import { checkRunInput, type DurableRunInput } from "./run-input";
-import { type ExecuteRun, runWorkflow, versionMismatch } from "./run-workflow";
+import { dbosSteps, type ExecuteRun, runWorkflow, versionMismatch } from "./run-workflow";
+import { StepGate } from "./step-gate";
 
 /** The ask tools a durable run answers with a durable wait by default. */
 export const DEFAULT_ASK_TOOLS: readonly string[] = ["user-input/ask"];
@@ -59,10 +60,20 @@ export interface DurableWorker {
   /** Runs `input` in this process now, not through the queue, and resolves with its result. */
   run(input: DurableRunInput): Promise<RunResult>;
   /**
-   * Stops DBOS in this process: no run is taken any more; runs in flight stay running in the
-   * database and are recovered by a worker started with this executor id (or `recover`).
+   * Stops the worker. It takes no run any more; with `drain` (the default) no new step starts
+   * and the steps in flight finish and are recorded first. Its unfinished runs stay running in
+   * the database, recovered by a worker started with this executor id, or (`handOver`) put back
+   * on the queue at once for the other workers.
    */
-  shutdown(): Promise<void>;
+  shutdown(options?: DurableShutdownOptions): Promise<void>;
+}
+
+/** How a worker stops. */
+export interface DurableShutdownOptions {
+  /** Let the steps in flight finish and record before stopping (default true). */
+  readonly drain?: boolean;
+  /** Put this worker's unfinished runs back on the queue for other workers (default false). */
+  readonly handOver?: boolean;
 }
 
 let launched = false;
@@ -91,6 +102,7 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const runvilVersion = options.runvilVersion ?? RUNVIL_VERSION;
   launched = true;
+  const gate = new StepGate();
   let dbosClient: DBOSClient | undefined;
   try {
     dbosClient = await DBOSClient.create({
@@ -100,6 +112,7 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     const stepsClient = dbosClient;
     current = {
       deps: {
+        steps: gate.gate(dbosSteps),
         execute: options.execute,
         runvilVersion,
         askTools: new Set(options.askTools ?? DEFAULT_ASK_TOOLS),
@@ -169,9 +182,11 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
       return decodeValue(await handle.getResult()) as RunResult;
     },
 
-    async shutdown() {
+    async shutdown(shutdownOptions = {}) {
       try {
+        if (shutdownOptions.drain ?? true) await gate.drain();
         await DBOS.shutdown();
+        if (shutdownOptions.handOver === true) await client.recover([executorId]);
       } finally {
         current = undefined;
         launched = false;

@@ -3,6 +3,7 @@ export { DurableError, type DurableErrorReason } from "./durable-error";
 export type { DurableCounts } from "./durable-port";
 export {
   DEFAULT_ASK_TOOLS,
+  type DurableShutdownOptions,
   type DurableWorker,
   type DurableWorkerOptions,
   launchDurableWorker,

@@ -38,10 +38,12 @@ export interface RunWorkflowDeps {
   readonly askTools: ReadonlySet<string>;
   /** The steps DBOS recorded for a workflow, read outside the workflow (never recorded itself). */
   readonly recordedSteps: (runId: string) => Promise<readonly RecordedStep[]>;
+  /** The DBOS operations the run takes its positions with (the worker's gated `dbosSteps`). */
+  readonly steps: WorkflowSteps;
 }
 
 /** The DBOS operations of the current workflow. */
-const dbosSteps: WorkflowSteps = {
+export const dbosSteps: WorkflowSteps = {
   step(name, run) {
     if (DBOS.isInStep()) {
       throw new DurableError("invalid", `effect step ${name} was asked for inside another step`);
@@ -62,7 +64,7 @@ export async function runWorkflow(input: unknown, deps: RunWorkflowDeps): Promis
   if (run.runvilVersion !== deps.runvilVersion)
     throw versionMismatch(runId, run.runvilVersion, deps.runvilVersion);
   const recorded = await deps.recordedSteps(runId);
-  const replayed = replayPositions(runId, planRecovery(runId, recorded), dbosSteps);
+  const replayed = replayPositions(runId, planRecovery(runId, recorded), deps.steps);
   await replayed.settled;
   const divergence = new AbortController();
   let port: DurablePort | undefined;
@@ -76,7 +78,7 @@ export async function runWorkflow(input: unknown, deps: RunWorkflowDeps): Promis
       port = new DurablePort({
         runId,
         inner,
-        steps: dbosSteps,
+        steps: deps.steps,
         replayed,
         askTools: deps.askTools,
         onDivergence: (error) => divergence.abort(error),

@@ -5,7 +5,8 @@
  * (`{pid} perform {run} {kind} {effect}`), and every effect whose durable step settled
  * (`{pid} settled {run} {effect}`), so a test can check that no completed step ran again.
  * Completion delays are random per process (seeded by the pid), so every execution interleaves
- * its concurrent chains differently. Prints `ready` once DBOS is launched.
+ * its concurrent chains differently. Prints `ready` once DBOS is launched. SIGTERM drains the
+ * worker and hands its unfinished runs over to the queue.
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -62,7 +63,8 @@ const worker = await launchDurableWorker({
     );
   },
 });
+// SIGTERM drains: the steps in flight finish, then the unfinished runs go back on the queue.
 process.on("SIGTERM", () => {
-  void worker.shutdown().then(() => process.exit(0));
+  void worker.shutdown({ handOver: true }).then(() => process.exit(0));
 });
 process.stdout.write("ready\n");
