@@ -142,6 +142,64 @@ describe.skipIf(skipReason !== undefined)(
       expect(again).toBeLessThanOrEqual(KILLS * RUNS * 16);
     });
 
+    it("recovers a run killed inside a tool step without performing its completed model rounds and tool calls again", async () => {
+      const held = promptText(
+        [
+          "# Held",
+          "## Main",
+          lua(
+            [
+              "models.use('writer')",
+              "tools.offer('fix/echo')",
+              "messages:user('hello')",
+              "local said = models.loop()",
+              "store.write('said.txt', said)",
+              "local held = tools.call('fix/echo', { value = 'hold' })",
+              "store.write('held.txt', held)",
+              "return said .. '|' .. held",
+            ].join("\n"),
+          ),
+        ].join("\n\n"),
+      );
+      const runId = await client.submit({
+        runId: "held",
+        prompt: { path: "held.md", text: held },
+        startedAt: START,
+      });
+      const log = join(folder, "held.log");
+      writeFileSync(log, "");
+      const stores = join(folder, "held-stores");
+      const tools = () => lines(log).filter((l) => l.includes(" perform held tool "));
+      const first = await startWorker(child, [url, "held-worker", stores, log], {
+        RUNVIL_HOLD_VALUE: "hold",
+      });
+      await until(() => tools().length >= 2, 120_000);
+      first.kill("SIGKILL");
+      await exited(first);
+      const second = await startWorker(child, [url, "held-worker", stores, log]);
+      try {
+        expect(await client.result(runId, { timeoutMs: 120_000 })).toMatchObject({
+          outcome: "succeeded",
+          result: "said echo(hello)|echo(hold)",
+        });
+      } finally {
+        second.kill("SIGKILL");
+        await exited(second);
+      }
+      const count = (kind: string) =>
+        lines(log).filter((l) => l.includes(` perform held ${kind} `)).length;
+      // Two model rounds and the model's tool call ran once; only the held call (in flight) ran twice.
+      expect({ model: count("model"), tool: count("tool"), store: count("store") }).toEqual({
+        model: 2,
+        tool: 3,
+        store: 2,
+      });
+      expect(await readAllFiles(new DirectoryStore(join(stores, runId)))).toEqual({
+        "held.txt": "echo(hold)",
+        "said.txt": "said echo(hello)",
+      });
+    });
+
     it("drains a worker stopped with SIGTERM: its steps in flight finish, its runs go to another worker, nothing runs twice", async () => {
       const runId = await client.submit({
         runId: "drained",
@@ -281,10 +339,15 @@ function lines(file: string): string[] {
   }
 }
 
-function startWorker(script: string, args: string[]): Promise<ChildProcess> {
+function startWorker(
+  script: string,
+  args: string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const worker = spawn(process.execPath, [script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
     });
     let err = "";
     worker.stderr?.on("data", (chunk: Buffer) => {

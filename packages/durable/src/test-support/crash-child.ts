@@ -51,6 +51,9 @@ const worker = await launchDurableWorker({
       store: new DirectoryStore(folder, { sync: false }),
       delaySeed: process.pid,
       maxDelayMs: 8,
+      ...(process.env.RUNVIL_HOLD_VALUE === undefined
+        ? {}
+        : { holdValue: process.env.RUNVIL_HOLD_VALUE }),
       onPerform: (kind, effect) => {
         appendFileSync(logFile, `${process.pid} perform ${input.runId} ${kind} ${effect}\n`);
       },

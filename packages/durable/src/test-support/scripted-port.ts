@@ -34,6 +34,8 @@ export interface ScriptedPortOptions {
   readonly maxDelayMs?: number;
   /** A file that gets one line per effect actually performed (`{kind} {effect id}`). */
   readonly logFile?: string;
+  /** A tool call whose `value` argument is this never answers (a process to be killed in it). */
+  readonly holdValue?: string;
   /** Called as each effect starts being performed (after its delay). */
   readonly onPerform?: (kind: string, effect: string) => void | Promise<void>;
 }
@@ -74,10 +76,16 @@ export class ScriptedPort implements EffectPort {
   }
 
   toolCall(request: ToolCallRequest): Promise<ToolCallOutput> {
-    return this.perform("tool", request.effect, () => ({
-      text: `echo(${String(request.arguments.value)})`,
-      trusted: true,
-    }));
+    const hold =
+      this.options.holdValue !== undefined && request.arguments.value === this.options.holdValue;
+    return this.perform("tool", request.effect, () =>
+      hold
+        ? new Promise<never>(() => undefined)
+        : {
+            text: `echo(${String(request.arguments.value)})`,
+            trusted: true,
+          },
+    );
   }
 
   modelRound(request: ModelRoundEffectRequest): Promise<ModelRoundOutput> {
