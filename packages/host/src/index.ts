@@ -7,7 +7,12 @@ export {
   type ProviderModuleLoader,
   readHostConfig,
 } from "./config/load-host-config";
-export { HOST_CONFIG_FILE, type HostConfig, type PluginConfig } from "./config/parse-host-config";
+export {
+  HOST_CONFIG_FILE,
+  type HostConfig,
+  type OtelConfig,
+  type PluginConfig,
+} from "./config/parse-host-config";
 export {
   InputFileError,
   type InputFileOptions,

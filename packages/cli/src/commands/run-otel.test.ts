@@ -151,3 +151,43 @@ describe("runvil run --otel", () => {
     );
   });
 });
+
+describe("otel.endpoint in runvil.config.json", () => {
+  function configWith(endpoint: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "runvil-otel-config-"));
+    const file = join(dir, "runvil.config.json");
+    writeFileSync(file, JSON.stringify({ plugins: [], otel: { endpoint } }));
+    return file;
+  }
+
+  it("sends the run's spans to the configured endpoint without --otel", async () => {
+    const receiver = await startReceiver();
+    const io = memoryIo({ "traced.md": prompt });
+    const config = configWith(receiver.url);
+    expect(await runCli(["run", "traced.md", "--config", config, "--no-record"], io)).toBe(0);
+    expect([io.out, io.err]).toEqual(["ok helped\n", ""]);
+    expectTraceOf(receiver);
+  });
+
+  it("gives way to --otel, which alone receives the trace", async () => {
+    const flagged = await startReceiver();
+    const configured = await startReceiver();
+    const io = memoryIo({ "traced.md": prompt });
+    const config = configWith(configured.url);
+    const argv = ["run", "traced.md", "--config", config, "--no-record", "--otel", flagged.url];
+    expect(await runCli(argv, io)).toBe(0);
+    expectTraceOf(flagged);
+    expect(configured.requests).toEqual([]);
+  });
+
+  it("names the key and the file when the configured receiver refuses the trace", async () => {
+    const receiver = await startReceiver(400);
+    const io = memoryIo({ "traced.md": prompt });
+    const config = configWith(receiver.url);
+    expect(await runCli(["run", "traced.md", "--config", config, "--no-record"], io)).toBe(0);
+    expect(io.out).toBe("ok helped\n");
+    expect(
+      io.err.startsWith(`otel.endpoint ${receiver.url} (${config}): cannot export the trace (`),
+    ).toBe(true);
+  });
+});

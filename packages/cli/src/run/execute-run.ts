@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { loadEngine } from "@runvil/engine";
 import { DirectoryStore, MemoryStore, RunPort } from "@runvil/harness";
-import { modelPortFor, readHostConfig, toolDispatcherFor } from "@runvil/host";
+import { type HostConfig, modelPortFor, readHostConfig, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type Prompt } from "@runvil/parser";
 import { type EffectPort, formatEventLine, type RunEvent, type RunResult } from "@runvil/protocol";
@@ -16,6 +16,7 @@ import type { RunListeners } from "./run-handle";
 import { RunProgress } from "./run-progress";
 import type { RunReport, RunRequest } from "./run-request";
 import { toolErrorText } from "./tool-error-text";
+import { traceEndpoint } from "./trace-endpoint";
 
 /** What the thread that runs a request lends it besides the request itself. */
 export interface RunSides extends RunListeners {
@@ -48,16 +49,16 @@ function messageOf(error: unknown): string {
 /** Where the request records its run, or undefined for nowhere (docs/design/journal.md). */
 function recordingLocation(
   request: RunRequest,
-  configFile: string | undefined,
+  config: { readonly file: string; readonly host: HostConfig } | undefined,
 ): string | undefined {
   if (request.record === undefined) return undefined;
   const env = process.env[JOURNAL_ENV];
   return journalLocation({
     ...(request.record.journal === undefined ? {} : { flag: request.record.journal }),
     ...(env === undefined ? {} : { env }),
-    ...(configFile === undefined
+    ...(config === undefined
       ? {}
-      : { config: { file: configFile, journal: readHostConfig(configFile).journal } }),
+      : { config: { file: config.file, journal: config.host.journal } }),
     cwd: process.cwd(),
   });
 }
@@ -120,11 +121,20 @@ async function runOnHost(
       };
     }
   }
-  // Loaded only with --otel: a run without it loads nothing of OpenTelemetry.
-  const tracing =
-    request.otelEndpoint === undefined
+  // The configuration file was read and checked when the Host was set up.
+  const config =
+    loaded.configFile === undefined
       ? undefined
-      : await (await import("./run-tracing")).startRunTracing(request.otelEndpoint);
+      : { file: loaded.configFile, host: readHostConfig(loaded.configFile) };
+  // Loaded only with --otel or otel.endpoint: a run without one loads nothing of OpenTelemetry.
+  const endpoint = traceEndpoint(
+    request.otelEndpoint,
+    config === undefined ? undefined : { file: config.file, otel: config.host.otel },
+  );
+  const tracing =
+    endpoint === undefined
+      ? undefined
+      : await (await import("./run-tracing")).startRunTracing(endpoint.url);
   const onEvent = (event: RunEvent): void => {
     tracing?.onEvent(event);
     if (request.eventLines || sink !== undefined) {
@@ -177,7 +187,7 @@ async function runOnHost(
 
   // The journal (and its database client) is loaded only for a run that records.
   let recording: Recording | undefined;
-  const location = recordingLocation(request, loaded.configFile);
+  const location = recordingLocation(request, config);
   if (location !== undefined) {
     try {
       recording = await startRecording(
@@ -241,6 +251,6 @@ async function runOnHost(
       : { recorded: { runId: recording.runId, ...(warning === undefined ? {} : { warning }) } }),
     ...(traceFailure === undefined
       ? {}
-      : { otelError: `--otel ${request.otelEndpoint}: cannot export the trace (${traceFailure})` }),
+      : { otelError: `${endpoint?.shown}: cannot export the trace (${traceFailure})` }),
   };
 }

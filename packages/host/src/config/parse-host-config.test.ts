@@ -42,6 +42,10 @@ describe("parseHostConfig", () => {
       "runs/j.db",
     );
     expect(parseHostConfig("x.json", '{"plugins":[],"journal":false}').journal).toBe(false);
+    expect(
+      parseHostConfig("x.json", '{"plugins":[],"otel":{"endpoint":"https://otel.local/v1/traces"}}')
+        .otel,
+    ).toEqual({ endpoint: "https://otel.local/v1/traces" });
   });
 
   it("names the file and the key path in every error", () => {
@@ -52,7 +56,7 @@ describe("parseHostConfig", () => {
       ['{"plugins":{}}', "plugins must be an array"],
       [
         '{"plugins":[], "plugin": []}',
-        "plugin is not a known key (known: plugins, services, providers, defaultModel, journal, budget)",
+        "plugin is not a known key (known: plugins, services, providers, defaultModel, journal, budget, otel)",
       ],
       ['{"plugins":["web"]}', "plugins[0] must be an object"],
       ['{"plugins":[{}]}', "plugins[0].module is required"],
@@ -71,6 +75,20 @@ describe("parseHostConfig", () => {
       ['{"plugins":[],"services":[]}', "services must be an object"],
       ['{"plugins":[],"journal":true}', "journal must be a file path, a postgres:// URL or false"],
       ['{"plugins":[],"journal":""}', "journal must be a file path, a postgres:// URL or false"],
+      ['{"plugins":[],"otel":"http://localhost:4318"}', "otel must be an object"],
+      ['{"plugins":[],"otel":{}}', "otel.endpoint is required"],
+      [
+        '{"plugins":[],"otel":{"endpoint":"http://a/v1/traces","headers":{}}}',
+        "otel.headers is not a known key (known: endpoint)",
+      ],
+      [
+        '{"plugins":[],"otel":{"endpoint":"localhost:4318"}}',
+        "otel.endpoint must be the http(s) URL of an OTLP traces endpoint (such as http://localhost:4318/v1/traces), got localhost:4318",
+      ],
+      [
+        '{"plugins":[],"otel":{"endpoint":4318}}',
+        "otel.endpoint must be the http(s) URL of an OTLP traces endpoint (such as http://localhost:4318/v1/traces), got 4318",
+      ],
     ];
     for (const [text, detail] of cases) {
       const message = problem(text);

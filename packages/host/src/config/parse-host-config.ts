@@ -45,10 +45,22 @@ export interface HostConfig {
   readonly journal?: string | false;
   /** The run budget (`budget`), when the file sets one (docs/design/budgets.md). */
   readonly budget?: RunBudget;
+  /**
+   * `otel`: where `runvil run` sends each run's trace (docs/design/otel.md), when the file sets
+   * it; `--otel URL` wins over it.
+   */
+  readonly otel?: OtelConfig;
 }
 
-const TOP_KEYS = ["plugins", "services", "providers", "defaultModel", "journal", "budget"];
+/** The `otel` key of the configuration file, checked. */
+export interface OtelConfig {
+  /** An OTLP/HTTP traces endpoint: an http(s) URL such as `http://localhost:4318/v1/traces`. */
+  readonly endpoint: string;
+}
+
+const TOP_KEYS = ["plugins", "services", "providers", "defaultModel", "journal", "budget", "otel"];
 const PLUGIN_KEYS = ["module", "export", "options"];
+const OTEL_KEYS = ["endpoint"];
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -106,11 +118,36 @@ function providerConfigs(file: string, value: unknown): ProviderConfig[] {
   });
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function otelConfig(file: string, value: unknown): OtelConfig {
+  if (!isRecord(value)) throw new HostConfigError(file, "otel must be an object");
+  checkKeys(file, value, "otel", OTEL_KEYS);
+  const { endpoint } = value;
+  if (endpoint === undefined) throw new HostConfigError(file, "otel.endpoint is required");
+  if (typeof endpoint !== "string" || !isHttpUrl(endpoint)) {
+    const got = typeof endpoint === "string" ? endpoint : JSON.stringify(endpoint);
+    throw new HostConfigError(
+      file,
+      `otel.endpoint must be the http(s) URL of an OTLP traces endpoint (such as http://localhost:4318/v1/traces), got ${got}`,
+    );
+  }
+  return { endpoint };
+}
+
 /**
  * Checks the text of a configuration file: a JSON object with `plugins` (required: an array of
  * `{ module, export?, options? }`), `services` (optional: an object), `providers` (optional: an
- * object of `{ module, ... }` by provider name), `defaultModel` (optional: a string) and `budget`
- * (optional: budget-config.ts), and no other key but `$schema`. Throws a HostConfigError naming
+ * object of `{ module, ... }` by provider name), `defaultModel` (optional: a string), `journal`,
+ * `budget` (optional: budget-config.ts) and `otel` (optional: `{ endpoint }`, an http(s) URL),
+ * and no other key but `$schema`. Throws a HostConfigError naming
  * `file` and the key path.
  */
 export function parseHostConfig(file: string, text: string): HostConfig {
@@ -144,5 +181,6 @@ export function parseHostConfig(file: string, text: string): HostConfig {
     ...(defaultModel === undefined ? {} : { defaultModel }),
     ...(journal === undefined ? {} : { journal }),
     ...(data.budget === undefined ? {} : { budget: readBudgetConfig(file, data.budget) }),
+    ...(data.otel === undefined ? {} : { otel: otelConfig(file, data.otel) }),
   };
 }
