@@ -64,6 +64,9 @@ describe("a server that misbehaves during calls", () => {
       "fake_garbage: the MCP server fake/fake failed during the call: it did not answer within 1500 ms after sending 1 message that is not valid JSON-RPC; it is restarted on the next call",
     );
     await expect(mcp.call(uses, "fake/echo", { text: "back" })).resolves.toBe("back");
+    await expect(mcp.call(["fake/other"], "other/echo", { text: "unmoved" })).resolves.toBe(
+      "unmoved",
+    );
   });
 
   it("a 50 MB result ends the connection with a clear error; the next call works", async () => {
@@ -73,6 +76,9 @@ describe("a server that misbehaves during calls", () => {
       "roomy_huge: the MCP server fake/roomy failed during the call: it sent a message larger than 10485760 bytes; it is restarted on the next call",
     );
     await expect(mcp.call(roomy, "roomy/huge", { bytes: 1000 })).resolves.toHaveLength(1000);
+    await expect(mcp.call(["fake/other"], "other/echo", { text: "unmoved" })).resolves.toBe(
+      "unmoved",
+    );
   });
 
   it("restarts are bounded: a server that keeps stopping stays down", async () => {
@@ -115,6 +121,22 @@ describe("a server whose listing breaks the rules", () => {
       ],
       ["weird/echo", "a Pack's tool id repeats another of its tools; dropped"],
     ]);
+    // The entry with no name is skipped: no tool, and nothing in the log names it.
+    expect([...(mcp.host.packs[0]?.tools ?? [])].sort()).toEqual(
+      [
+        "weird/echo",
+        "weird/fail",
+        "weird/crash",
+        "weird/hang",
+        "weird/huge",
+        "weird/garbage",
+        "weird/count",
+        "weird/pid",
+        "weird/scalar",
+        "weird/a.b",
+        "weird/a_b",
+      ].sort(),
+    );
   });
 
   it("keeps a non-object schema out of the offering, callable by id, and one of two wire-name twins", async () => {

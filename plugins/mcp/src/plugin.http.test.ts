@@ -7,7 +7,8 @@ import {
   startHttpFake,
 } from "./test-support/http-fake";
 import { type McpTestHost, mcpTestHost } from "./test-support/mcp-host";
-import { referenceServer } from "./test-support/servers";
+import { FAKE_SERVER } from "./test-support/fakes";
+import { nodeServer, referenceServer } from "./test-support/servers";
 
 describe("server-everything over Streamable HTTP", () => {
   let server: LocalServer;
@@ -45,6 +46,7 @@ describe("an HTTP server built with the SDK's server classes", () => {
         url: `http://127.0.0.1:${await freePort()}/mcp`,
         connectTimeoutMs: 2000,
       },
+      { pack: "fake/local", ...nodeServer(FAKE_SERVER) },
     ]);
   });
   afterAll(async () => {
@@ -63,6 +65,25 @@ describe("an HTTP server built with the SDK's server classes", () => {
       "http_huge: the MCP server fake/http failed during the call: it sent a message larger than 10485760 bytes; it is restarted on the next call",
     );
     await expect(mcp.call(["fake/http"], "http/huge", { bytes: 10 })).resolves.toBe("yyyyyyyyyy");
+    await expect(mcp.call(["fake/local"], "local/echo", { text: "unmoved" })).resolves.toBe(
+      "unmoved",
+    );
+  });
+
+  it("an HTTP 4xx or 5xx answer mid-call is a clear error; the next call gets a fresh session", async () => {
+    for (const code of [500, 503, 404, 401]) {
+      const error = await mcp
+        .call(["fake/http"], "http/status", { code })
+        .catch((caught: unknown) => caught);
+      expect(ToolFailure.isInstance(error)).toBe(true);
+      expect((error as Error).message).toBe(
+        `http_status: the MCP server fake/http failed during the call: it answered HTTP ${code}; it is restarted on the next call`,
+      );
+      await expect(mcp.call(["fake/http"], "http/whoami")).resolves.toBe("Bearer t0ken");
+    }
+    await expect(mcp.call(["fake/local"], "local/echo", { text: "unmoved" })).resolves.toBe(
+      "unmoved",
+    );
   });
 
   it("a server nobody listens for makes its Pack unavailable", () => {

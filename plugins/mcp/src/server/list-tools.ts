@@ -17,11 +17,9 @@ export interface ListedTool {
   readonly outputSchema: JsonObject | undefined;
 }
 
-/** What a server's listing gave: its tools, and how many entries were not tools at all. */
+/** What a server's listing gave: its tools (entries with no string `name` are skipped). */
 export interface ToolListing {
   readonly tools: readonly ListedTool[];
-  /** Entries with no string `name` (nothing to name them by; counted, not kept). */
-  readonly nameless: number;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -42,7 +40,6 @@ function asJson(value: unknown): JsonValue {
  */
 export async function listServerTools(client: Client, timeoutMs: number): Promise<ToolListing> {
   const tools: ListedTool[] = [];
-  let nameless = 0;
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.request(
@@ -55,10 +52,8 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
       throw new Error("the server's tools/list result has no tools array");
     }
     for (const entry of entries) {
-      if (!isObject(entry) || typeof entry.name !== "string") {
-        nameless += 1;
-        continue;
-      }
+      // Nothing names such an entry, in the Host's log or to a caller: it is skipped.
+      if (!isObject(entry) || typeof entry.name !== "string") continue;
       const description =
         typeof entry.description === "string"
           ? entry.description
@@ -76,5 +71,5 @@ export async function listServerTools(client: Client, timeoutMs: number): Promis
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
-  return { tools, nameless };
+  return { tools };
 }

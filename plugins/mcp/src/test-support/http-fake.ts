@@ -25,6 +25,11 @@ function mcpServer(): Server {
         inputSchema: object,
       },
       { name: "huge", description: "A big result.", inputSchema: object },
+      {
+        name: "status",
+        description: "Its call is answered with the HTTP status `code`, not a JSON-RPC answer.",
+        inputSchema: object,
+      },
     ],
   }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -41,12 +46,24 @@ function mcpServer(): Server {
 /**
  * An MCP server over Streamable HTTP on 127.0.0.1 (a random port), built with the SDK's server
  * classes, stateless (a Server per request, JSON responses): tools `whoami` (the Authorization
- * header it got) and `huge` (`bytes` bytes of text, 50 MB by default).
+ * header it got), `huge` (`bytes` bytes of text, 50 MB by default) and `status` (the HTTP
+ * request of its call is answered with the status `code` and a text body, mid-call).
  */
 export async function startHttpFake(): Promise<LocalServer> {
   const http: HttpServer = createServer(async (req, res) => {
     if (req.method !== "POST") {
       res.writeHead(405).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      method?: string;
+      params?: { name?: string; arguments?: { code?: number } };
+    };
+    if (body.method === "tools/call" && body.params?.name === "status") {
+      res.writeHead(body.params.arguments?.code ?? 500, { "content-type": "text/plain" });
+      res.end("the fake refuses this request");
       return;
     }
     const server = mcpServer();
@@ -59,7 +76,7 @@ export async function startHttpFake(): Promise<LocalServer> {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const address = http.address();
