@@ -24,7 +24,8 @@ import { referenceServer } from "../src/test-support/servers";
  *   call (the Lua loop and one suspension, which every effect pays).
  *
  * Before vitest's tables, prints the medians and minimums of paired rounds (alternating order),
- * per call.
+ * per call, and the median over rounds of each round's own ratio and difference to that round's
+ * direct call (paired: a slow moment of the machine hits both sides of a pair).
  */
 
 const CALLS = 50;
@@ -143,10 +144,16 @@ for (let round = 0; round <= ROUNDS; round++) {
 const min = (values: number[]): number => Math.min(...values);
 const d = median(times.direct);
 const dMin = min(times.direct);
+/** The median over rounds of each round's `path` against its own direct time. */
+const paired = (path: Path): { ratio: number; extra: number } => ({
+  ratio: median(times[path].map((value, round) => value / (times.direct[round] ?? Number.NaN))),
+  extra: median(times[path].map((value, round) => value - (times.direct[round] ?? Number.NaN))),
+});
 const line = (label: string, path: Path): string => {
   const m = median(times[path]);
   const low = min(times[path]);
-  return `${label}: median ${m.toFixed(0)} µs per call (${(m / d).toFixed(2)}× direct), minimum ${low.toFixed(0)} µs (${(low / dMin).toFixed(2)}×, +${(low - dMin).toFixed(0)} µs)`;
+  const pair = paired(path);
+  return `${label}: median ${m.toFixed(0)} µs per call (${(m / d).toFixed(2)}× direct), minimum ${low.toFixed(0)} µs (${(low / dMin).toFixed(2)}×, +${(low - dMin).toFixed(0)} µs); paired ${pair.ratio.toFixed(2)}×, +${pair.extra.toFixed(0)} µs`;
 };
 console.log(
   [
