@@ -1,7 +1,7 @@
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
-  BasicTracerProvider,
 } from "@opentelemetry/sdk-trace-base";
 import { loadEngine } from "@runvil/engine";
 import { loadLuaRuntime } from "@runvil/lua";

@@ -1,5 +1,6 @@
 import { ToolFailure } from "@runvil/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAKE_SERVER } from "./test-support/fakes";
 import {
   freePort,
   type LocalServer,
@@ -7,7 +8,6 @@ import {
   startHttpFake,
 } from "./test-support/http-fake";
 import { type McpTestHost, mcpTestHost } from "./test-support/mcp-host";
-import { FAKE_SERVER } from "./test-support/fakes";
 import { nodeServer, referenceServer } from "./test-support/servers";
 
 describe("server-everything over Streamable HTTP", () => {
