@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { GROUP_COMMIT_CHARS, GROUP_COMMIT_EFFECTS } from "../journal";
 import { JournalError } from "../journal-error";
 import { describeJournalContract } from "../testing";
 import { contractEffect, contractEvent, contractInputs } from "../testing/journal-contract";
@@ -156,6 +157,27 @@ describe("the SQLite journal file", () => {
     for (const table of ["runs", "effects", "events", "batches"])
       expect(check.prepare(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
     check.close();
+  });
+
+  it("writes a group commit once it holds 64 effects or 1 Mi characters, not waiting for its timer", async () => {
+    const journal = openSqliteJournal(join(tempFolder(), "runs.db"));
+    const small = await journal.startRun(contractInputs(1_800_000_000_000));
+    for (let n = 1; n < GROUP_COMMIT_EFFECTS; n++) small.recordEffect(contractEffect(n), false);
+    expect(await journal.readEffects(small.runId)).toEqual([]);
+    small.recordEffect(contractEffect(GROUP_COMMIT_EFFECTS), false);
+    expect(await journal.readEffects(small.runId)).toHaveLength(GROUP_COMMIT_EFFECTS);
+    const large = await journal.startRun(contractInputs(1_800_000_001_000));
+    const output = JSON.stringify("y".repeat(Math.ceil(GROUP_COMMIT_CHARS / 4)));
+    for (let n = 1; n <= 3; n++) large.recordEffect(contractEffect(n, { output }), false);
+    expect(await journal.readEffects(large.runId)).toEqual([]);
+    large.recordEffect(contractEffect(4, { output }), false);
+    expect((await journal.readEffects(large.runId)).map((effect) => effect.output)).toEqual([
+      output,
+      output,
+      output,
+      output,
+    ]);
+    await journal.close();
   });
 
   it("names a run whose recorded batch is damaged, and still reads the others", async () => {
