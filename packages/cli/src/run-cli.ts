@@ -117,7 +117,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   ] as const;
   const runs = program
     .command("runs")
-    .description("list, show and prune the runs the journal recorded");
+    .description("list, show, serve and prune the runs the journal recorded");
   runs
     .command("list")
     .description(
@@ -175,6 +175,43 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const { runsPruneCommand } = await import("./commands/runs");
       exitCode = await runsPruneCommand(options.olderThan, journalOptions(options), io);
     });
+
+  const portOption = [
+    "--port <n>",
+    "the port on 127.0.0.1 (default 4780; 0: any free port)",
+  ] as const;
+  const serve = async (options: { journal?: string; port?: string }, id?: string) => {
+    const { parsePort, serveCommand } = await import("./commands/runs-serve");
+    const port = options.port === undefined ? undefined : parsePort(options.port);
+    if (typeof port === "string") {
+      io.stderr(`${port}\n`);
+      exitCode = 2;
+      return;
+    }
+    exitCode = await serveCommand(
+      {
+        ...(options.journal === undefined ? {} : { journal: options.journal }),
+        ...(port === undefined ? {} : { port }),
+      },
+      io,
+      id,
+    );
+  };
+  runs
+    .command("serve")
+    .description(
+      "serve the run inspector on 127.0.0.1: the run list and each run's timeline, live while a run records",
+    )
+    .option(...journalOption)
+    .option(...portOption)
+    .action((options: { journal?: string; port?: string }) => serve(options));
+  program
+    .command("inspect")
+    .description("serve the run inspector and print the address of one run's page")
+    .argument("<id>", "the run id, or a unique start of it")
+    .option(...journalOption)
+    .option(...portOption)
+    .action((id: string, options: { journal?: string; port?: string }) => serve(options, id));
 
   program
     .command("replay")
