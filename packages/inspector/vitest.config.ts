@@ -7,5 +7,6 @@ export default defineConfig({
     // what a test checks.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 });

@@ -40,6 +40,7 @@ export function usageChunk(prompt: number, completion: number): unknown {
 export class ScriptedOpenAiServer {
   readonly bodies: unknown[] = [];
   readonly #answers: ScriptedAnswer[];
+  readonly #holds = new Map<number, Promise<void>>();
   readonly #server: Server;
 
   constructor(answers: readonly ScriptedAnswer[]) {
@@ -48,6 +49,7 @@ export class ScriptedOpenAiServer {
       let text = "";
       for await (const piece of req) text += String(piece);
       this.bodies.push(JSON.parse(text === "" ? "null" : text));
+      await this.#holds.get(this.bodies.length);
       const answer = this.#answers.shift();
       if (answer === undefined) {
         res
@@ -64,6 +66,21 @@ export class ScriptedOpenAiServer {
       for (const event of answer.sse) res.write(`data: ${JSON.stringify(event)}\n\n`);
       res.end("data: [DONE]\n\n");
     });
+  }
+
+  /**
+   * Holds the `n`-th request (from 1) until the returned function is called, so a test can look
+   * at a run while its model round is still open.
+   */
+  hold(n: number): () => void {
+    let release = () => {};
+    this.#holds.set(
+      n,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    return release;
   }
 
   /** Listens on a free port and resolves with the base URL of its API (`http://127.0.0.1:N/v1`). */

@@ -156,8 +156,8 @@ describe.skipIf(skip !== undefined)(
     });
 
     it("updates while a run records, then shows its ending", async () => {
-      // The journal writes a run's events with its next effect (docs/design/journal.md): the page
-      // shows what is committed, so a tool call is "in progress" until the next effect lands.
+      // The page shows what the journal has committed: a run's events are written with its next
+      // effect (docs/design/journal.md), an effect as soon as it is answered.
       const run = await SteppedRun.start(made.journal, answers);
       await run.step();
       await run.step();
@@ -167,19 +167,21 @@ describe.skipIf(skip !== undefined)(
       expect(await page.locator("#ending").innerText()).toContain("No ending yet");
       const items = page.locator('section[data-entry="0.1"] li.item');
       await expect.poll(() => items.count()).toBe(2);
-      expect(await items.nth(1).innerText()).toContain("in progress");
+      // The fetch was answered: its output is the effect's, before tool_result is written.
+      expect(await items.nth(1).locator("pre.tool-output").innerText()).toBe(answers.page);
       const before = await shot(page, "live-before", '[data-testid="timeline"]');
       await run.step();
       await run.step();
       await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(5);
-      expect(await items.nth(1).innerText()).not.toContain("in progress");
-      expect(await items.nth(4).innerText()).toContain("in progress");
+      expect(await items.nth(4).innerText()).toContain("120 in / 18 out");
       expect(await page.getByTestId("outcome").innerText()).toBe("running");
       await run.finish();
       await expect
         .poll(() => page.getByTestId("outcome").innerText(), { timeout: 10_000 })
         .toBe("succeeded");
-      expect(await items.nth(4).innerText()).toContain("120 in / 18 out");
+      expect(await items.nth(1).locator("pre.tool-output").innerText()).toContain(
+        '<untrusted-output nonce="t1">',
+      );
       expect(await page.getByTestId("live").count()).toBe(0);
       expect(await page.locator("#ending pre.result").innerText()).toBe("Cats mostly sleep.");
       const after = await shot(page, "live-after", '[data-testid="timeline"]');

@@ -97,6 +97,12 @@ describe("a run's view", () => {
     expect(early.run.outcome).toBe("running");
     expect(early.ending).toBeNull();
     expect(early.entries[1]?.items.map((i) => i.type)).toEqual(["block", "tool"]);
+    // Answered, though its tool_result event is not written yet: the effect's output shows.
+    expect(early.entries[1]?.items[1]).toMatchObject({
+      output: answers.page,
+      trusted: false,
+      done: true,
+    });
     await run.finish();
     const late = await viewOf(j, run.runId);
     expect(late.version).not.toBe(early.version);

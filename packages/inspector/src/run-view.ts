@@ -98,6 +98,9 @@ function modelItem(seq: number, fields: Fields, effect: EffectRecord | undefined
     ? request.tools.map((tool) => str(fieldsOf(tool).name))
     : [];
   const calls = reply !== undefined && Array.isArray(reply.toolCalls) ? reply.toolCalls : [];
+  // A recorded effect has the reply's usage even before model_turn_completed is written (the
+  // journal writes events with the next effect), so a run still recording shows the round done.
+  const usage = reply === undefined ? undefined : fieldsOf(reply.usage);
   return {
     type: "model",
     seq,
@@ -114,14 +117,14 @@ function modelItem(seq: number, fields: Fields, effect: EffectRecord | undefined
       const c = fieldsOf(call);
       return { id: str(c.id), name: str(c.name), arguments: json(c.arguments) };
     }),
-    finishReason: null,
-    inputTokens: null,
-    outputTokens: null,
+    finishReason: reply === undefined ? null : str(reply.finishReason),
+    inputTokens: usage === undefined ? null : num(usage.inputTokens),
+    outputTokens: usage === undefined ? null : num(usage.outputTokens),
     costUsd: null,
     latencyMs: effect === undefined ? null : ms(effect.durationUs),
     retries: [],
     failed: failureText(effect),
-    done: false,
+    done: effect !== undefined,
   };
 }
 
@@ -149,6 +152,8 @@ function storeItem(seq: number, fields: Fields, effect: EffectRecord | undefined
 }
 
 function toolItem(seq: number, fields: Fields, effect: EffectRecord | undefined): ToolItem {
+  // The effect's output until the tool_result event (the text inside the envelope) is written.
+  const output = effect?.output === undefined ? undefined : fieldsOf(plainOf(effect.output));
   return {
     type: "tool",
     seq,
@@ -159,11 +164,11 @@ function toolItem(seq: number, fields: Fields, effect: EffectRecord | undefined)
     callId: str(fields.tool_call_id),
     turn: num(fields.turn),
     arguments: json(fields.arguments),
-    output: null,
-    trusted: true,
+    output: output === undefined ? null : str(output.text),
+    trusted: output === undefined ? true : output.trusted !== false,
     failed: failureText(effect),
     durationMs: effect === undefined ? null : ms(effect.durationUs),
-    done: false,
+    done: effect !== undefined,
   };
 }
 

@@ -46,6 +46,8 @@ const folders = tempFolders();
 let browser: TestBrowser;
 let serve: ChildProcess;
 let address = "";
+let folder = "";
+let journal = "";
 let triageId = "";
 let brokenId = "";
 
@@ -117,8 +119,8 @@ describe.skipIf(skip !== undefined)(
   `runvil runs serve over real runs, in headless Chromium${skip === undefined ? "" : ` (skipped: ${skip})`}`,
   () => {
     beforeAll(async () => {
-      const folder = folders.make();
-      const journal = join(folder, "runs.db");
+      folder = folders.make();
+      journal = join(folder, "runs.db");
       await recordRuns(journal, folder);
       address = await startServe(journal);
       browser = await launchChromium();
@@ -198,6 +200,64 @@ describe.skipIf(skip !== undefined)(
       const stats = await shot(page, "broken-ending", "#ending");
       expect(stats.inked).toBeGreaterThan(0.02);
       await page.close();
+    });
+
+    it("updates while a real run records, then shows how it ended", async () => {
+      const server = new ScriptedOpenAiServer(triageAnswers());
+      const baseURL = await server.start();
+      const release = server.hold(3);
+      const config = JSON.parse(readFileSync(join(EXAMPLE, "runvil.config.json"), "utf8"));
+      config.providers.local.options.baseURL = baseURL;
+      config.providers.local.retry = { initialDelayMs: 10, maxDelayMs: 20 };
+      const configFile = join(folder, "live.config.json");
+      writeFileSync(configFile, JSON.stringify(config));
+      const run = runCli(
+        [
+          "run",
+          join(EXAMPLE, "issue-triage.md"),
+          "--config",
+          configFile,
+          "--journal",
+          journal,
+          "--args",
+          ISSUE,
+        ],
+        diskIo(),
+      );
+      try {
+        // The run is inside its second model round, which the server holds.
+        await expect.poll(() => server.bodies.length, { timeout: 30_000 }).toBe(3);
+        const page = await browser.context.newPage();
+        await page.goto(`${address}/`);
+        const running = page.locator("tr.outcome-running");
+        await running.waitFor();
+        const id = (await running.getAttribute("data-run")) ?? "";
+        await running.locator("a.run-link").click();
+        await page.getByTestId("live").waitFor();
+        expect(await page.getByTestId("outcome").innerText()).toBe("running");
+        expect(await page.locator("#ending").innerText()).toContain("No ending yet");
+        const rounds = page.locator('section[data-entry="0.1"] li.item-model');
+        await expect.poll(() => rounds.count()).toBe(1);
+        // Round 1 was answered (its effect is committed), round 2 is still open.
+        expect(await rounds.nth(0).locator("summary").innerText()).toMatch(/180 in \/ 24 out/);
+        const before = await shot(page, "live-before", '[data-testid="timeline"]');
+        release();
+        expect(await run).toBe(0);
+        await expect
+          .poll(() => page.getByTestId("outcome").innerText(), { timeout: 15_000 })
+          .toBe("succeeded");
+        expect(await rounds.count()).toBe(2);
+        expect(await rounds.nth(1).locator("summary").innerText()).toMatch(/230 in \/ 14 out/);
+        expect(await page.getByTestId("live").count()).toBe(0);
+        expect(page.url()).toBe(`${address}/runs/${id}`);
+        const after = await shot(page, "live-after", '[data-testid="timeline"]');
+        expect(after.height).toBeGreaterThan(before.height);
+        await page.close();
+      } finally {
+        release();
+        await run.catch(() => 1);
+        await server.close();
+      }
     });
 
     it("stops on SIGTERM", async () => {
