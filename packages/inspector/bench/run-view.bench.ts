@@ -1,8 +1,8 @@
 import { createJournalPort } from "@runvil/journal";
 import type { RunEvent, StoreRequest } from "@runvil/protocol";
 import { afterAll, beforeAll, bench, describe } from "vitest";
-import { type Inspector, startInspector } from "../src/server";
 import { runVersion, runView } from "../src/run-view";
+import { type Inspector, startInspector } from "../src/server";
 import { tempJournal } from "../src/test-runs";
 
 /**
