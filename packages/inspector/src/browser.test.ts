@@ -98,7 +98,9 @@ describe.skipIf(skip !== undefined)(
         /round 1 \(infer\) · writer = scripted:writer 120 in \/ 18 out/,
       );
       await model.locator("summary").click();
-      await expect.poll(() => model.locator("pre.reply").innerText()).toBe("Cats mostly sleep.");
+      await expect
+        .poll(() => model.locator("pre.reply").innerText(), { timeout: 10_000 })
+        .toBe("Cats mostly sleep.");
       expect(await page.locator("#ending pre.result").innerText()).toBe("Cats mostly sleep.");
 
       const box = await timeline.boundingBox();
@@ -166,7 +168,7 @@ describe.skipIf(skip !== undefined)(
       expect(await page.getByTestId("outcome").innerText()).toBe("running");
       expect(await page.locator("#ending").innerText()).toContain("No ending yet");
       const items = page.locator('section[data-entry="0.1"] li.item');
-      await expect.poll(() => items.count()).toBe(2);
+      await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(2);
       // The fetch was answered: its output is the effect's, before tool_result is written.
       expect(await items.nth(1).locator("pre.tool-output").innerText()).toBe(answers.page);
       const before = await shot(page, "live-before", '[data-testid="timeline"]');

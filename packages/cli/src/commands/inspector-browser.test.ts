@@ -237,7 +237,7 @@ describe.skipIf(skip !== undefined)(
         expect(await page.getByTestId("outcome").innerText()).toBe("running");
         expect(await page.locator("#ending").innerText()).toContain("No ending yet");
         const rounds = page.locator('section[data-entry="0.1"] li.item-model');
-        await expect.poll(() => rounds.count()).toBe(1);
+        await expect.poll(() => rounds.count(), { timeout: 10_000 }).toBe(1);
         // Round 1 was answered (its effect is committed), round 2 is still open.
         expect(await rounds.nth(0).locator("summary").innerText()).toMatch(/180 in \/ 24 out/);
         const before = await shot(page, "live-before", '[data-testid="timeline"]');
