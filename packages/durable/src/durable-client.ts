@@ -1,4 +1,4 @@
-import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import { decodeValue } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
@@ -62,8 +62,12 @@ const DBOS_STATES: Record<DurableRunState, string[]> = {
   cancelled: ["CANCELLED"],
 };
 
-/** Opens a client on the durable runs database at `databaseUrl` (a `postgres://` URL). */
+/**
+ * Opens a client on the durable runs database at `databaseUrl` (a `postgres://` URL), creating
+ * or migrating DBOS's schema first, so a run can be submitted before any worker launched.
+ */
 export async function openDurableClient(databaseUrl: string): Promise<DurableClient> {
+  await DBOS.migrate(databaseUrl);
   const client = await DBOSClient.create({
     systemDatabaseUrl: databaseUrl,
     applicationName: DURABLE_APPLICATION,

@@ -51,7 +51,8 @@ describe.skipIf(skipReason !== undefined)(
       const db = await freshDatabase();
       url = db.url;
       drop = db.drop;
-      client = await openClientAfterLaunch(url, child, folder);
+      // A client opened before any worker launched migrates DBOS's schema itself.
+      client = await openDurableClient(url);
     });
 
     afterAll(async () => {
@@ -301,23 +302,6 @@ describe.skipIf(skipReason !== undefined)(
     });
   },
 );
-
-/** Starts a worker once so DBOS creates its schema, then opens a client. */
-async function openClientAfterLaunch(
-  url: string,
-  child: string,
-  folder: string,
-): Promise<DurableClient> {
-  const first = await startWorker(child, [
-    url,
-    "schema-maker",
-    join(folder, "unused"),
-    join(folder, "unused.log"),
-  ]);
-  first.kill("SIGTERM");
-  await exited(first);
-  return openDurableClient(url);
-}
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
