@@ -147,6 +147,9 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
       });
     },
   };
+  const recall = inner.recall?.bind(inner);
+  // An observation is recorded as its task_observed event; the inner port may answer it.
+  if (recall !== undefined) effects.recall = recall;
   const toolCall = inner.toolCall?.bind(inner);
   if (toolCall !== undefined) {
     effects.toolCall = (request) => {

@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type {
-  EffectOrigin,
-  EffectPort,
-  ModelRoundEffectRequest,
-  RunEvent,
-  RunResult,
-  StoreRequest,
-  ToolCallRequest,
+import {
+  type EffectOrigin,
+  type EffectPort,
+  formatEventLine,
+  type ModelRoundEffectRequest,
+  type RunEvent,
+  type RunResult,
+  type StoreRequest,
+  type ToolCallRequest,
 } from "@runvil/protocol";
 import { StoreError, ToolFailure } from "@runvil/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -192,6 +193,21 @@ describe("the journal port", () => {
     expect(port.effects.modelRound).toBeUndefined();
   });
 
+  it("passes observations to the inner port, and leaves recall out when it has none", async () => {
+    const recorder = await journal().startRun(contractInputs(1_800_000_000_000));
+    const inner: EffectPort = {
+      storeOp: async () => undefined as never,
+      recall: (request) => `inner answers ${request.effect}`,
+      emit: () => {},
+    };
+    const port = createJournalPort(inner, recorder);
+    expect(port.effects.recall?.({ via: "join_any", effect: "0.1/1", origin: origin("0.1") })).toBe(
+      "inner answers 0.1/1",
+    );
+    const bare = createJournalPort(livePort(), await journal().startRun(contractInputs(1)));
+    expect(bare.effects.recall).toBeUndefined();
+  });
+
   it("stops recording at a journal failure and lets the run go on", async () => {
     const opened = journal();
     const recorder = await opened.startRun(contractInputs(1_800_000_000_000));
@@ -254,6 +270,24 @@ describe("the replay port", () => {
     port.emit(event(3, "run_finished", { outcome: "succeeded" }));
     expect(replay.answered).toBe(4);
     expect(replay.conclude()).toEqual({ events: "identical", divergence: undefined });
+  });
+
+  it("recalls join_any's and task_status's recorded answers by effect id and kind", () => {
+    const recorded = [
+      { via: "join_any", answer: "0.1", effect: "0.1/2" },
+      { via: "task_status", answer: "Task id=0.0 running: ## W", effect: "0.1/3" },
+    ].map((fields, i) => {
+      const e = event(i + 1, "task_observed", fields);
+      return { seq: e.seq, type: e.type, chain: e.chain, line: formatEventLine(e) };
+    });
+    const port = createReplayPort([], recorded).effects;
+    const ask = (via: "join_any" | "task_status", effect: string) =>
+      port.recall?.({ via, effect, origin: origin("0.1") });
+    expect(ask("join_any", "0.1/2")).toBe("0.1");
+    expect(ask("task_status", "0.1/3")).toBe("Task id=0.0 running: ## W");
+    // Another kind, or an effect id the record never observed: the Engine observes live.
+    expect(ask("task_status", "0.1/2")).toBeUndefined();
+    expect(ask("join_any", "0.1/9")).toBeUndefined();
   });
 
   it("reports a changed request with the recorded and the new one, its section and block", async () => {

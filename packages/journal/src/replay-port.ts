@@ -149,6 +149,25 @@ function perChain(lines: readonly { chain: string; line: string }[]): Map<string
   return chains;
 }
 
+/** The recorded `task_observed` events' answers, by the effect id each took. */
+function recordedObservations(
+  events: readonly EventRecord[],
+): Map<string, { readonly via: string; readonly answer: string }> {
+  const observed = new Map<string, { via: string; answer: string }>();
+  for (const event of events) {
+    if (event.type !== "task_observed") continue;
+    const fields = JSON.parse(event.line) as { via?: unknown; answer?: unknown; effect?: unknown };
+    if (
+      typeof fields.via === "string" &&
+      typeof fields.answer === "string" &&
+      typeof fields.effect === "string"
+    ) {
+      observed.set(fields.effect, { via: fields.via, answer: fields.answer });
+    }
+  }
+  return observed;
+}
+
 /**
  * A port that answers every effect of a run from its recorded effects (matched by effect id,
  * never by position) and checks each request against the recorded one
@@ -161,6 +180,7 @@ export function createReplayPort(
 ): ReplayPort {
   const byId = new Map<string, EffectRecord>();
   for (const record of recordedEffects) byId.set(record.effect, record);
+  const observed = recordedObservations(recordedEvents);
   const arrivals = [...recordedEffects].sort((a, b) => a.arrival - b.arrival).map((r) => r.arrival);
   const asked = new Set<string>();
   const parked = new Map<number, Parked>();
@@ -279,6 +299,12 @@ export function createReplayPort(
     toolCall: (request) => answer("tool", request.effect, request.origin, toolRequestText(request)),
     modelRound: (request) =>
       answer("model", request.effect, request.origin, modelRequestText(request)),
+    // join_any's choice and task_status's text come from the record, so they do not depend on
+    // the replay's timing (docs/design/journal.md "Replay").
+    recall: (request) => {
+      const recorded = observed.get(request.effect);
+      return recorded?.via === request.via ? recorded.answer : undefined;
+    },
     emit(event: RunEvent): void {
       emitted += 1;
       if (event.type === "chunk_started") blocks.set(event.chain, event.block);

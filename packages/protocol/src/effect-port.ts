@@ -156,6 +156,20 @@ export interface ModelRoundEffectRequest {
 export type ModelRoundOutput = ModelReply;
 
 /**
+ * An answer the Engine took from timing rather than from an effect (docs/design/determinism.md,
+ * Replay): `tasks.join_any`'s choice (the chosen task's id) or the model's `task_status` text.
+ * It takes the entry's next effect id, and the run reports it as a `task_observed` event.
+ */
+export interface ObservationRequest {
+  /** Which operation observes. */
+  readonly via: "join_any" | "task_status";
+  /** The effect id it takes (see StoreRequest.effect). */
+  readonly effect: string;
+  /** Who asks. */
+  readonly origin: EffectOrigin;
+}
+
+/**
  * The Engine's only way out: every effect is a request to the port, every step an event.
  * The Harness implements it (`RunPort`); a journal can answer it on replay.
  */
@@ -180,6 +194,13 @@ export interface EffectPort {
    * model port`.
    */
   modelRound?(request: ModelRoundEffectRequest): Promise<ModelRoundOutput>;
+  /**
+   * The recorded answer of an observation, when the port replays a recorded run: for `join_any`
+   * the id of the task to take (the Engine waits for that one), for `task_status` the answer
+   * text. Undefined, or the method absent: the Engine observes live. Called synchronously, before
+   * the Engine looks; a `join_any` answer that names none of the listed tasks is ignored.
+   */
+  recall?(request: ObservationRequest): string | undefined;
   /** Records one run event, synchronously, in emission order. */
   emit(event: RunEvent): void;
 }

@@ -4,6 +4,7 @@ export type {
   ModelRoundEffectRequest,
   ModelRoundOutput,
   ModelRoundVia,
+  ObservationRequest,
   StoreOperation,
   StoreOutput,
   StoreOutputs,

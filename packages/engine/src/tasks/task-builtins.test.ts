@@ -256,6 +256,30 @@ ${loopBlock()}`;
     ]);
   });
 
+  it("answer task_status with the text a replaying port recalls", async () => {
+    const main = loopBlock();
+    const rest = section("## Quick", "return 'q'");
+    const run = await runModelPrompt(taskPrompt(main, rest), {
+      models: {
+        replies: [
+          calls(1, ["task", { target: "## Quick" }], ["task_status", {}]),
+          { text: "done" },
+        ],
+      },
+      configure: (port) => {
+        port.recalled.set("0.1/2", "Task id=0.0 waiting: ## Quick (as recorded)");
+      },
+    });
+    expect(answers(run)).toEqual([
+      "Task id=0.0 started: ## Quick",
+      "Task id=0.0 waiting: ## Quick (as recorded)",
+    ]);
+    expect(run.port.observations).toMatchObject([{ via: "task_status", effect: "0.1/2" }]);
+    expect(
+      run.port.events.filter((e) => e.type === "task_observed").map((e) => [e.answer, e.effect]),
+    ).toEqual([["Task id=0.0 waiting: ## Quick (as recorded)", "0.1/2"]]);
+  });
+
   it("await listed tasks once each in the asked order, and refuse foreign or awaited ids", async () => {
     const main = loopBlock(
       "",

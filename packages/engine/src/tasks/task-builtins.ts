@@ -133,23 +133,28 @@ function taskStatus(entry: Entry, args: JsonObject): string {
   }
   const ids = one === undefined ? [...mine.keys()] : [one];
   if (ids.length === 0) return NO_TASKS_MESSAGE;
-  const notes = runTasksOf(entry.ctx);
-  const answer = ids
-    .map((id) =>
-      taskStatusLine(
-        id,
-        entry.taskSet.stateOf(id) ?? "awaited",
-        mine.get(id) ?? "",
-        notes.noteOf(id),
-      ),
-    )
-    .join("\n");
-  // The states observe timing: the answer takes an effect id and is recorded (determinism.md).
-  entry.ctx.emit(entry.source, "task_observed", {
+  // The states observe timing: the answer takes an effect id and is recorded (determinism.md);
+  // a replaying port answers it from the record.
+  const effect = entry.nextEffectId();
+  const recalled = entry.ctx.options.effects.recall?.({
     via: "task_status",
-    answer,
-    effect: entry.nextEffectId(),
+    effect,
+    origin: entry.origin,
   });
+  const notes = runTasksOf(entry.ctx);
+  const answer =
+    recalled ??
+    ids
+      .map((id) =>
+        taskStatusLine(
+          id,
+          entry.taskSet.stateOf(id) ?? "awaited",
+          mine.get(id) ?? "",
+          notes.noteOf(id),
+        ),
+      )
+      .join("\n");
+  entry.ctx.emit(entry.source, "task_observed", { via: "task_status", answer, effect });
   return answer;
 }
 

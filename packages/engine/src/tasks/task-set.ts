@@ -202,18 +202,31 @@ export class TaskSet {
   async joinAny(ids: readonly string[]): Promise<[TaskResultEntry, number]> {
     this.check("tasks.join_any", ids);
     const records = ids.map((id) => this.record(id));
-    const first = (): number => records.findIndex((r) => r.state === "finished");
-    if (first() < 0) await Promise.race(records.map((r) => r.finished));
-    const position = first();
+    // The choice observes timing: it takes an effect id and is recorded (determinism.md, Replay).
+    // The id is taken now (the owner runs nothing else until join_any returns), so a replaying
+    // port can name the task the recorded run took, and the Engine waits for that one.
+    const effect = this.entry.nextEffectId();
+    const recalled = this.entry.ctx.options.effects.recall?.({
+      via: "join_any",
+      effect,
+      origin: this.entry.origin,
+    });
+    let position = recalled === undefined ? -1 : ids.indexOf(recalled);
+    if (position >= 0) {
+      await records[position]?.finished;
+    } else {
+      const first = (): number => records.findIndex((r) => r.state === "finished");
+      if (first() < 0) await Promise.race(records.map((r) => r.finished));
+      position = first();
+    }
     const record = records[position];
     if (record === undefined) throw new Error("join_any resumed with no finished task");
     this.take(record);
     this.emitJoined([record.id]);
-    // The choice observes timing: it takes an effect id and is recorded (determinism.md, Replay).
     this.entry.ctx.emit(this.entry.source, "task_observed", {
       via: "join_any",
       answer: record.id,
-      effect: this.entry.nextEffectId(),
+      effect,
     });
     return [this.entryOf(record), position + 1];
   }

@@ -252,6 +252,54 @@ describe("tasks.join_any and tasks.cancel", () => {
     expect(r.port.requests.map((request) => request.effect)).toEqual(["0.1/2"]);
   });
 
+  it("takes the task a replaying port recalls, waiting for it, and records that choice", async () => {
+    const port = new MemoryPort({ held: "x" });
+    port.recalled.set("0.1/1", "0.0");
+    // Live, the fast task finishes first; the recalled choice is the slow one.
+    port.beforeStoreOp = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+    const r = await runTestPrompt(
+      promptText(
+        body(
+          "# T",
+          "## Main",
+          lua(
+            "local e, i = tasks.join_any({ tasks.spawn('### Slow'), tasks.spawn('### Fast') })\nreturn e.task .. ' ' .. i .. ' ' .. e.result",
+          ),
+          "### Slow",
+          lua("store.read('held')\nreturn 'slow'"),
+          "### Fast",
+          lua("return 'fast'"),
+        ),
+      ),
+      { port },
+    );
+    expect(resultText(r)).toBe("0.0 1 slow");
+    expect(port.observations).toMatchObject([
+      { via: "join_any", effect: "0.1/1", origin: { entry: "0.1", chain: "0" } },
+    ]);
+    expect(port.events.filter((e) => e.type === "task_observed")).toMatchObject([
+      { via: "join_any", answer: "0.0", effect: "0.1/1" },
+    ]);
+  });
+
+  it("observes live when the recalled task is not one of those listed", async () => {
+    const port = new MemoryPort();
+    port.recalled.set("0.1/1", "9.9");
+    const r = await runTestPrompt(
+      promptText(
+        body(
+          "# T",
+          "## Main",
+          lua("return tasks.join_any({ tasks.spawn('### W') }).task"),
+          "### W",
+          lua("return 'w'"),
+        ),
+      ),
+      { port },
+    );
+    expect(resultText(r)).toBe("0.0");
+  });
+
   it("makes a finished but unjoined task read cancelled once it is cancelled", async () => {
     const r = await run(
       "# T",

@@ -1,6 +1,7 @@
 import { applyStoreOperation, MemoryStore, readAllFiles } from "@runvil/harness";
 import type {
   EffectPort,
+  ObservationRequest,
   RunEvent,
   StoreOperation,
   StoreOutput,
@@ -16,6 +17,9 @@ export class MemoryPort implements EffectPort {
   readonly requests: StoreRequest[] = [];
   readonly store: MemoryStore;
   beforeStoreOp: ((request: StoreRequest) => Promise<void> | void) | undefined;
+  /** The port's answers to observations (EffectPort.recall), by effect id; each one asked is kept. */
+  readonly recalled = new Map<string, string>();
+  readonly observations: ObservationRequest[] = [];
 
   constructor(files: Readonly<Record<string, string>> = {}) {
     this.store = new MemoryStore({ files });
@@ -25,6 +29,11 @@ export class MemoryPort implements EffectPort {
     this.requests.push(request);
     await this.beforeStoreOp?.(request);
     return applyStoreOperation(this.store, request.operation);
+  }
+
+  recall(request: ObservationRequest): string | undefined {
+    this.observations.push(request);
+    return this.recalled.get(request.effect);
   }
 
   emit(event: RunEvent): void {
