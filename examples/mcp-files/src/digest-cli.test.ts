@@ -65,6 +65,21 @@ describe("runvil run digest.md", () => {
     }
   });
 
+  it("records a run that runvil replay reproduces byte for byte, with no MCP server started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "runvil-mcp-files-"));
+    made.push(dir);
+    const journal = join(dir, "runs.db");
+    const store = join(dir, "store");
+    const run = await runvil("run", "digest.md", "--store", store, "--journal", journal);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("3 notes, 25 words\n");
+    const replay = await runvil("replay", "--all", "--journal", journal);
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toMatch(
+      /: reproduced \(\d+ effects answered by the journal, \d+ events identical, the same result\)\n$/,
+    );
+  });
+
   it("reports a missing note as the tool's failure in fixed words", async () => {
     const { stdout } = await runvil("run", "digest.md", "--args", "missing.txt");
     expect(stdout).toBe(

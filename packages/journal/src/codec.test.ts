@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeValue, encodeValue, encodeValueByCopy } from "./codec";
+import { decodeValue, encodeOutput, encodeValue, encodeValueByCopy } from "./codec";
 
 describe("the journal codec", () => {
   it("round-trips bytes, bigints and undefined", () => {
@@ -15,6 +15,22 @@ describe("the journal codec", () => {
   it("sorts keys, so equal values encode to equal text", () => {
     expect(encodeValue({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
     expect(encodeValue({ a: 1, b: 2 })).toBe(encodeValue({ b: 2, a: 1 }));
+  });
+
+  it("keeps an output's key order, since a replay hands the output back as it was", () => {
+    const reply = { toolCalls: [{ arguments: { owner: "Ben", due: "Friday" } }], text: "" };
+    expect(encodeOutput(reply)).toBe(
+      '{"toolCalls":[{"arguments":{"owner":"Ben","due":"Friday"}}],"text":""}',
+    );
+    expect(JSON.stringify(decodeValue(encodeOutput(reply)))).toBe(JSON.stringify(reply));
+    expect(decodeValue(encodeOutput({ $bigint: "1", n: 2n }))).toEqual({ $bigint: "1", n: 2n });
+    const indexed = { b: 1, 2: "two", a: [Uint8Array.of(0xff)], 1: undefined };
+    expect(encodeOutput(indexed)).toBe(JSON.stringify(JSON.parse(encodeOutput(indexed))));
+    expect(decodeValue(encodeOutput(indexed))).toEqual({
+      2: "two",
+      b: 1,
+      a: [Uint8Array.of(0xff)],
+    });
   });
 
   it("drops fields that are undefined, as an absent optional field", () => {

@@ -2,7 +2,8 @@
  * The journal's value codec: JSON text for the values that cross the effect port, which JSON
  * alone cannot hold — the raw bytes of a Lua string that is not UTF-8 (`Uint8Array`), bigints,
  * `undefined` (a store write's output) — with object keys sorted, so two equal requests always
- * encode to the same text and a replay compares requests as text (docs/design/journal.md).
+ * encode to the same text and a replay compares requests as text (docs/design/journal.md);
+ * outputs keep their key order ({@link encodeOutput}).
  *
  * Tags are one-key objects: `{"$bytes": base64}`, `{"$bigint": "12"}`, `{"$undefined": true}`;
  * an object of the program's own whose keys start with `$` is wrapped as `{"$object": {...}}`,
@@ -26,7 +27,7 @@ function isTagLike(record: Record<string, unknown>): boolean {
   return false;
 }
 
-function toJsonValue(value: unknown): unknown {
+function toJsonValue(value: unknown, sorted = true): unknown {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (!Number.isFinite(value))
@@ -39,14 +40,15 @@ function toJsonValue(value: unknown): unknown {
     return {
       $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64"),
     };
-  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (Array.isArray(value)) return value.map((item) => toJsonValue(item, sorted));
   if (typeof value === "object") {
     const record = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(record).sort()) {
+    const keys = Object.keys(record);
+    for (const key of sorted ? keys.sort() : keys) {
       const item = record[key];
       // An absent optional field and an explicit undefined field mean the same to the port.
-      if (item !== undefined) out[key] = toJsonValue(item);
+      if (item !== undefined) out[key] = toJsonValue(item, sorted);
     }
     return isTagLike(out) ? { $object: out } : out;
   }
@@ -79,7 +81,7 @@ function sortedKeys(record: Record<string, unknown>): string[] | undefined {
  * The encoding of {@link toJsonValue}'s copy, written directly as text (no copy). An object with
  * a key that starts with a digit takes the copy: JSON.stringify puts array-index keys first.
  */
-function encode(value: unknown): string {
+function encode(value: unknown, sorted: boolean): string {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -106,12 +108,14 @@ function encode(value: unknown): string {
       if (i > 0) text += ",";
       const item: unknown = value[i];
       // A hole is null in JSON (the copy keeps holes).
-      text += item === undefined && !(i in value) ? "null" : encode(item);
+      text += item === undefined && !(i in value) ? "null" : encode(item, sorted);
     }
     return `${text}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = sortedKeys(record);
+  // Unsorted, the keys are in the order V8 keeps (array-index keys first), as JSON.stringify and
+  // JSON.parse keep them.
+  const keys = sorted ? sortedKeys(record) : Object.keys(record);
   if (keys === undefined) return JSON.stringify(toJsonValue(value));
   let text = "{";
   let tagLike = false;
@@ -121,7 +125,7 @@ function encode(value: unknown): string {
     if (item === undefined) continue;
     if (text.length > 1) text += ",";
     if (key.charCodeAt(0) === 36) tagLike = true; // "$"
-    text += `${JSON.stringify(key)}:${encode(item)}`;
+    text += `${JSON.stringify(key)}:${encode(item, sorted)}`;
   }
   text += "}";
   return tagLike ? `{"$object":${text}}` : text;
@@ -129,7 +133,16 @@ function encode(value: unknown): string {
 
 /** Encodes a value as the journal's JSON text (keys sorted, tags for bytes, bigints, undefined). */
 export function encodeValue(value: unknown): string {
-  return encode(value);
+  return encode(value, true);
+}
+
+/**
+ * Encodes an effect's output like {@link encodeValue} but keeps each object's keys in their
+ * order: a replay hands the decoded output to the Engine, which shows it (a model's tool call
+ * arguments in the `assistant_tool_calls` event, in a message), so the order is part of it.
+ */
+export function encodeOutput(value: unknown): string {
+  return encode(value, false);
 }
 
 /** The encoding by way of a copy JSON.stringify writes: what {@link encodeValue} must equal. */

@@ -12,6 +12,7 @@ describe("the package entry points", () => {
       "createJournalPort",
       "createReplayPort",
       "decodeValue",
+      "encodeOutput",
       "encodeValue",
       "failureError",
       "isPgUrl",

@@ -1,4 +1,4 @@
-export { decodeValue, encodeValue, type JournalValue } from "./codec";
+export { decodeValue, encodeOutput, encodeValue, type JournalValue } from "./codec";
 export { failureError, recordFailure } from "./failure";
 export type { Journal, ListRunsOptions, RunRecorder } from "./journal";
 export { JournalError, type JournalErrorReason } from "./journal-error";

@@ -6,7 +6,7 @@ import {
   type RunEvent,
   type RunResult,
 } from "@runvil/protocol";
-import { encodeValue } from "./codec";
+import { encodeOutput, encodeValue } from "./codec";
 import { modelRequestText, storeRequestText, toolRequestText } from "./effect-requests";
 import { recordFailure } from "./failure";
 import type { RunRecorder } from "./journal";
@@ -124,7 +124,16 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
       throw error;
     }
     const pending = settle(
-      recordOf(kind, effect, effectOrigin, request, order, started, encodeValue(output), undefined),
+      recordOf(
+        kind,
+        effect,
+        effectOrigin,
+        request,
+        order,
+        started,
+        encodeOutput(output),
+        undefined,
+      ),
     );
     if (pending !== undefined) await pending;
     return output;
