@@ -212,6 +212,28 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option(...journalOption)
     .option(...portOption)
     .action((id: string, options: { journal?: string; port?: string }) => serve(options, id));
+  runs
+    .command("export")
+    .description(
+      "turn a recorded run into a scenario case that passes runvil test offline (its model replies, operator answers, web pages and tool answers scripted)",
+    )
+    .argument("<id>", "the run id, a unique start of it, or last (the newest run)")
+    .option(
+      "--scenario [file]",
+      "a scenario case: printed, or written to FILE (added to it when it is a scenario file already)",
+    )
+    .option(...journalOption)
+    .action(async (id: string, options: { journal?: string; scenario?: string | true }) => {
+      const { runsExportCommand } = await import("./commands/runs-export");
+      exitCode = await runsExportCommand(
+        id,
+        {
+          ...(options.journal === undefined ? {} : { journal: options.journal }),
+          ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+        },
+        io,
+      );
+    });
 
   program
     .command("replay")

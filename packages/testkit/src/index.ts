@@ -68,3 +68,4 @@ export type {
 } from "./scenario-types";
 export { ScriptedInputBroker } from "./scripted-input-broker";
 export { ScriptedModelProvider } from "./scripted-model-provider";
+export { addScenarioCase, ScenarioWriteError } from "./write-scenario";

@@ -642,7 +642,7 @@ describe("loadScenarioFile: types and values", () => {
     [
       "run.seed",
       "    run: { seed: abc }\n",
-      'cases[0].run.seed (case "c"): must be a whole number, got a string ("abc")',
+      'cases[0].run.seed (case "c"): must be a whole number from 0 to 18446744073709551615, got "abc"',
     ],
     [
       "run.start",

@@ -32,6 +32,19 @@ describe("readRun", () => {
     expect(issues).toEqual([]);
   });
 
+  it("takes a seed past 2^53 as a text of digits, and refuses one past 2^64 - 1", () => {
+    const { issues, sink } = issueCollector();
+    expect(readRun(sink, { seed: "18446744073709551615" }, ["run"]).seed).toBe(
+      "18446744073709551615",
+    );
+    readRun(sink, { seed: "18446744073709551616" }, ["run"]);
+    readRun(sink, { seed: "12a" }, ["run"]);
+    expect(issues).toEqual([
+      'run.seed: must be a whole number from 0 to 18446744073709551615, got "18446744073709551616"',
+      'run.seed: must be a whole number from 0 to 18446744073709551615, got "12a"',
+    ]);
+  });
+
   it("refuses a negative seed", () => {
     const { sink, issues } = issueCollector();
     readRun(sink, { seed: -1 }, ["run"]);

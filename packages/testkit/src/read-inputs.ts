@@ -59,6 +59,22 @@ export function defaultRun(): ScenarioRun {
   };
 }
 
+/** The largest run seed, 2^64 − 1. */
+const MAX_SEED = 18446744073709551615n;
+
+/**
+ * Reads `run.seed`: a whole number ≥ 0, or (for seeds YAML numbers cannot hold exactly, such as
+ * the random seed `runvil run` draws) a text of decimal digits up to 2^64 − 1.
+ */
+function readSeed(sink: IssueSink, value: unknown, path: KeyPath): number | string | undefined {
+  if (typeof value !== "string") return readInteger(sink, value, path, 0);
+  if (!/^\d{1,20}$/.test(value) || BigInt(value) > MAX_SEED) {
+    sink(path, `must be a whole number from 0 to ${MAX_SEED}, got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
 /** Reads `run` (absent: {@link defaultRun}). */
 export function readRun(sink: IssueSink, value: unknown, path: KeyPath): ScenarioRun {
   const run = defaultRun();
@@ -70,7 +86,7 @@ export function readRun(sink: IssueSink, value: unknown, path: KeyPath): Scenari
       readString(sink, field(fields, "name"), at, { nonEmpty: true, singleLine: true }) ?? run.name;
   }
   if (has(fields, "seed"))
-    run.seed = readInteger(sink, field(fields, "seed"), [...path, "seed"], 0) ?? run.seed;
+    run.seed = readSeed(sink, field(fields, "seed"), [...path, "seed"]) ?? run.seed;
   if (has(fields, "start")) {
     const at = [...path, "start"];
     const text = readString(sink, field(fields, "start"), at);

@@ -145,8 +145,11 @@ export interface FixtureTool {
 export interface ScenarioRun {
   /** `name`: the execution name (sys.execution); default "run-1". */
   name: string;
-  /** `seed`: the run seed (the nonce derives from it); default 0. */
-  seed: number;
+  /**
+   * `seed`: the run seed (the nonce derives from it); default 0. A whole number, or a text of
+   * decimal digits up to 2^64 − 1 for a seed past 2^53 − 1 (what YAML numbers hold exactly).
+   */
+  seed: number | string;
   /** `start`: the start instant (sys.when), as written; default 2000-01-01T00:00:00Z. */
   start: string;
   /** `start` as milliseconds since the Unix epoch. */
