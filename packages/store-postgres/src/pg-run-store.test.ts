@@ -148,11 +148,13 @@ describe.skipIf(skipReason !== undefined)(
   suiteName("the PostgreSQL run store while the server goes away"),
   () => {
     const schema = freshSchema();
-    const proxy = new CuttableProxy(serverUrl());
+    // Made in beforeAll: vitest collects a skipped suite's body too, where no server URL is set.
+    let proxy: CuttableProxy;
     let database: PgStoreDatabase;
     const lost: string[] = [];
 
     beforeAll(async () => {
+      proxy = new CuttableProxy(serverUrl());
       await proxy.start();
       database = await openPgStoreDatabase(proxy.urlFor(serverUrl()), {
         schema,
