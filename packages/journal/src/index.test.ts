@@ -9,8 +9,11 @@ describe("the package entry points", () => {
       "JournalError",
       "PG_SCHEMA_VERSION",
       "SQLITE_SCHEMA_VERSION",
+      "changedPath",
+      "createIntentPort",
       "createJournalPort",
       "createReplayPort",
+      "createResumePort",
       "decodeValue",
       "encodeOutput",
       "encodeValue",
@@ -21,6 +24,7 @@ describe("the package entry points", () => {
       "openSqliteJournal",
       "promptHash",
       "recordFailure",
+      "storePathText",
     ]);
     expect(Object.keys(testing).sort()).toEqual(["describeJournalContract"]);
   });

@@ -1,5 +1,11 @@
 export { decodeValue, encodeOutput, encodeValue, type JournalValue } from "./codec";
 export { failureError, recordFailure } from "./failure";
+export {
+  changedPath,
+  createIntentPort,
+  type IntentPortOptions,
+  storePathText,
+} from "./intent-port";
 export type { Journal, ListRunsOptions, RunRecorder } from "./journal";
 export { JournalError, type JournalErrorReason } from "./journal-error";
 export { createJournalPort, type JournalPort } from "./journal-port";
@@ -18,6 +24,7 @@ export {
   type RunEnding,
   type RunInputs,
   type RunSummary,
+  type StoreIntent,
 } from "./records";
 export {
   createReplayPort,
@@ -27,5 +34,6 @@ export {
   type ReplayPort,
   type ReplayPortOptions,
 } from "./replay-port";
+export { createResumePort, type ResumePort, type ResumePortOptions } from "./resume-port";
 export { SQLITE_SCHEMA_VERSION } from "./sqlite/schema";
 export { openSqliteJournal, type SqliteJournalOptions } from "./sqlite/sqlite-journal";

@@ -10,6 +10,8 @@ export type JournalErrorReason =
   | "full"
   /** No run has that id. */
   | "no_such_run"
+  /** The run already ended (succeeded or failed): there is nothing to resume. */
+  | "ended"
   /** A run id prefix names several runs. */
   | "ambiguous_id"
   /** The journal cannot be opened or written for another reason (permissions, a bad URL, …). */

@@ -17,6 +17,7 @@ import type {
   RunEnding,
   RunInputs,
   RunSummary,
+  StoreIntent,
 } from "./records";
 
 /** Which runs a listing returns. */
@@ -46,6 +47,18 @@ export interface Journal {
   readEffects(runId: string): Promise<readonly EffectRecord[]>;
   /** The run's events, by `seq`. */
   readEvents(runId: string): Promise<readonly EventRecord[]>;
+  /**
+   * Reopens a run for a resume (docs/design/resume.md): the run must have no ending (it was
+   * killed) or end `cancelled` (a cancel or a stop). In one transaction its ending is cleared,
+   * its effects that failed for no recorded reason (the calls a cancel or stop aborted) are
+   * removed, so they run again, and its resume count goes up. The recorder writes into the same
+   * run. Throws a JournalError (`no_such_run`, `ended`) and changes nothing for another run.
+   */
+  resumeRun(runId: string): Promise<RunRecorder>;
+  /** The run's store intents (write-ahead rows of a persistent store's changes). */
+  readIntents(runId: string): Promise<readonly StoreIntent[]>;
+  /** How many times the run was resumed (0 for a run never resumed). */
+  resumeCount(runId: string): Promise<number>;
   /** Deletes the runs that started before `startedBefore` (ms since the epoch); how many. */
   pruneRuns(startedBefore: number): Promise<number>;
   /** Closes the journal (pending writes are finished first). */
@@ -71,6 +84,16 @@ export interface RunRecorder {
    * write is thrown by the next durable write or the ending.
    */
   recordEffect(effect: EffectRecord, durable?: boolean): Promise<void> | undefined;
+  /**
+   * Records a store intent durably, with every effect recorded before it: the result is
+   * undefined when the write is done, else a promise that settles when it is.
+   */
+  recordIntent(intent: StoreIntent): Promise<void> | undefined;
+  /**
+   * Removes the run's written events from `seq` on (a resumed run that left the recorded
+   * events there: the tail a stop or a cancel wrote). Buffered events are not touched.
+   */
+  dropEventsFrom(seq: number): Promise<void> | undefined;
   /** Writes the buffered events and the run's ending, in one transaction. */
   finish(ending: RunEnding): Promise<void>;
 }

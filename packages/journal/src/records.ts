@@ -130,3 +130,17 @@ export interface RecordedRun extends RunSummary {
   /** The encoded result, when the run ended. */
   readonly result?: string;
 }
+
+/**
+ * A write-ahead row of a change to a persistent store (docs/design/resume.md): written, durably,
+ * before the change is applied, with what the file looked like before it. A resume that finds
+ * an intent without its effect's result tells from the file whether the change was applied.
+ */
+export interface StoreIntent {
+  /** The store effect's id. */
+  readonly effect: string;
+  /** The store path the change touches. */
+  readonly path: string;
+  /** The file's fingerprint before the change (the caller's text; "absent" for no file). */
+  readonly before: string;
+}

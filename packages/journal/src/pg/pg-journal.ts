@@ -11,7 +11,9 @@ import type {
   RunEnding,
   RunInputs,
   RunSummary,
+  StoreIntent,
 } from "../records";
+import { alreadyEnded, noSuchRun } from "../resume-errors";
 import { isRunIdText, newRunId } from "../run-id";
 import {
   type FullRunRow,
@@ -107,6 +109,14 @@ class PgRecorder implements RunRecorder {
     return this.#queue(() => this.#journal.writeEffect(this.runId, events, effect));
   }
 
+  recordIntent(intent: StoreIntent): Promise<void> {
+    return this.#queue(() => this.#journal.writeIntent(this.runId, intent));
+  }
+
+  dropEventsFrom(seq: number): Promise<void> {
+    return this.#queue(() => this.#journal.dropEvents(this.runId, seq));
+  }
+
   finish(ending: RunEnding): Promise<void> {
     const events = this.#events;
     this.#events = [];
@@ -191,6 +201,79 @@ class PgJournal implements Journal {
         counts.events,
       ],
     );
+  }
+
+  async writeIntent(runId: string, intent: StoreIntent): Promise<void> {
+    await this.#query(
+      `cannot record the store intent of effect ${intent.effect} of run ${runId}`,
+      `INSERT INTO store_intents (run_id, effect, path, before) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (run_id, effect) DO UPDATE SET path = EXCLUDED.path, before = EXCLUDED.before`,
+      [runId, intent.effect, intent.path, intent.before],
+    );
+  }
+
+  async dropEvents(runId: string, fromSeq: number): Promise<void> {
+    await this.#query(
+      `cannot rewrite the events of run ${runId}`,
+      "DELETE FROM events WHERE run_id = $1 AND seq >= $2",
+      [runId, fromSeq],
+    );
+  }
+
+  async resumeRun(runId: string): Promise<RunRecorder> {
+    const doing = `cannot reopen run ${runId}`;
+    let client: Pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw pgFailure(this.location, doing, error);
+    }
+    try {
+      await client.query("BEGIN");
+      const found = await client.query<{ outcome: string | null; ended_at: string | null }>(
+        "SELECT outcome, ended_at FROM runs WHERE id = $1 FOR UPDATE",
+        [runId],
+      );
+      const row = found.rows[0];
+      if (row === undefined) throw noSuchRun(this.location, runId);
+      if (row.outcome !== null && row.outcome !== "cancelled") {
+        throw alreadyEnded(this.location, runId, row.outcome, Number(row.ended_at));
+      }
+      await client.query(
+        "DELETE FROM effects WHERE run_id = $1 AND failure IS NOT NULL AND (failure::json ->> 'type') = 'error'",
+        [runId],
+      );
+      await client.query(
+        "UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL, resumes = resumes + 1 WHERE id = $1",
+        [runId],
+      );
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw pgFailure(this.location, doing, error);
+    } finally {
+      client.release();
+    }
+    return new PgRecorder(this, runId);
+  }
+
+  async readIntents(runId: string): Promise<readonly StoreIntent[]> {
+    return this.#query<StoreIntent & Pg.QueryResultRow>(
+      `cannot read the store intents of run ${runId}`,
+      "SELECT effect, path, before FROM store_intents WHERE run_id = $1 ORDER BY ctid",
+      [runId],
+    );
+  }
+
+  async resumeCount(runId: string): Promise<number> {
+    const rows = await this.#query<{ resumes: number }>(
+      `cannot read run ${runId}`,
+      "SELECT resumes FROM runs WHERE id = $1",
+      [runId],
+    );
+    const row = rows[0];
+    if (row === undefined) throw noSuchRun(this.location, runId);
+    return row.resumes;
   }
 
   async startRun(inputs: RunInputs): Promise<RunRecorder> {
@@ -316,6 +399,7 @@ class PgJournal implements Journal {
       `WITH old AS (SELECT id FROM runs WHERE started_at < $1),
         e1 AS (DELETE FROM events WHERE run_id IN (SELECT id FROM old)),
         e2 AS (DELETE FROM effects WHERE run_id IN (SELECT id FROM old)),
+        e3 AS (DELETE FROM store_intents WHERE run_id IN (SELECT id FROM old)),
         gone AS (DELETE FROM runs WHERE id IN (SELECT id FROM old) RETURNING id)
        SELECT count(*) AS n FROM gone`,
       [startedBefore],

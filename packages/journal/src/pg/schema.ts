@@ -50,6 +50,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   );`,
   // 2: the event count at each result's arrival (a replay's logical clock).
   "ALTER TABLE effects ADD COLUMN events_before INTEGER NOT NULL DEFAULT 0;",
+  // 3: resumes (docs/design/resume.md): a run's resume count, and the store intents.
+  `ALTER TABLE runs ADD COLUMN resumes INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE store_intents (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    effect TEXT NOT NULL,
+    path TEXT NOT NULL,
+    before TEXT NOT NULL,
+    PRIMARY KEY (run_id, effect)
+  );`,
 ];
 
 /** The schema version this Runvil writes. */

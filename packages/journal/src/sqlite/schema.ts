@@ -64,6 +64,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     event_text TEXT NOT NULL
   );
   CREATE INDEX batches_of_run ON batches (run_id);`,
+  // 4: resumes (docs/design/resume.md): a run's resume count, and the store intents.
+  `ALTER TABLE runs ADD COLUMN resumes INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE store_intents (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    effect TEXT NOT NULL,
+    path TEXT NOT NULL,
+    before TEXT NOT NULL,
+    PRIMARY KEY (run_id, effect)
+  );`,
 ];
 
 /** The schema version this Runvil writes. */

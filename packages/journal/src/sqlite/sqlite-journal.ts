@@ -21,7 +21,9 @@ import type {
   RunEnding,
   RunInputs,
   RunSummary,
+  StoreIntent,
 } from "../records";
+import { alreadyEnded, noSuchRun } from "../resume-errors";
 import { isRunIdText, newRunId } from "../run-id";
 import {
   type FullRunRow,
@@ -53,6 +55,7 @@ export interface SqliteJournalOptions {
 }
 
 type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
 
 let loaded: typeof BetterSqlite3 | undefined;
 
@@ -202,6 +205,23 @@ class SqliteRecorder implements RunRecorder {
     return undefined;
   }
 
+  recordIntent(intent: StoreIntent): undefined {
+    // With the batch (every result the run saw before the change), in one transaction.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#failed !== undefined) throw this.#failed;
+    const batch = this.#batch;
+    this.#batch = emptyBatch();
+    this.#journal.writeIntent(this.runId, batch, intent);
+    return undefined;
+  }
+
+  dropEventsFrom(seq: number): undefined {
+    if (this.#failed !== undefined) throw this.#failed;
+    this.#journal.dropEvents(this.runId, seq);
+    return undefined;
+  }
+
   async finish(ending: RunEnding): Promise<void> {
     this.#flush();
     const batch = this.#batch;
@@ -280,6 +300,135 @@ class SqliteJournal implements Journal {
     this.#guard(`cannot record the end of run ${runId}`, () =>
       this.#writeEnding(runId, batch, ending),
     );
+  }
+
+  #insertIntent: Statement | undefined;
+  #writeIntent: ((runId: string, batch: Batch, intent: StoreIntent) => void) | undefined;
+
+  writeIntent(runId: string, batch: Batch, intent: StoreIntent): void {
+    this.#guard(`cannot record the store intent of effect ${intent.effect} of run ${runId}`, () => {
+      this.#insertIntent ??= this.#db.prepare(
+        "INSERT OR REPLACE INTO store_intents (run_id, effect, path, before) VALUES (?, ?, ?, ?)",
+      );
+      const insertIntent = this.#insertIntent;
+      this.#writeIntent ??= this.#db.transaction((id: string, pending: Batch, row: StoreIntent) => {
+        // The batch and the intent commit together.
+        if (pending.effects > 0 || pending.events > 0) this.#writeBatch(id, pending);
+        insertIntent.run(id, row.effect, row.path, row.before);
+      });
+      this.#writeIntent(runId, batch, intent);
+    });
+  }
+
+  /**
+   * Rewrites the run's batches keeping only the effects and events `keep` accepts (a resume:
+   * the calls a stop aborted, the events of the tail it wrote); rows of a run recorded before
+   * schema version 3 are deleted instead. Call inside a transaction.
+   */
+  #rewrite(
+    runId: string,
+    keepEffect: (effect: EffectRecord) => boolean,
+    keepEvent: (event: EventRecord) => boolean,
+  ): void {
+    const rows = this.#db
+      .prepare(
+        "SELECT id, effect_text, event_text FROM batches WHERE run_id = ? AND (effects > 0 OR events > 0) ORDER BY id",
+      )
+      .all(runId) as { id: number; effect_text: string; event_text: string }[];
+    const update = this.#db.prepare(
+      "UPDATE batches SET effects = ?, model_rounds = ?, tool_calls = ?, events = ?, effect_text = ?, event_text = ? WHERE id = ?",
+    );
+    for (const row of rows) {
+      const effects = this.#readBatch(runId, row.effect_text, readEffectBatch);
+      const events = this.#readBatch(runId, row.event_text, readEventBatch);
+      const keptEffects = effects.filter(keepEffect);
+      const keptEvents = events.filter(keepEvent);
+      if (keptEffects.length === effects.length && keptEvents.length === events.length) continue;
+      const batch = emptyBatch();
+      for (const effect of keptEffects) {
+        batch.effectText = appendEffect(batch.effectText, effect, batch.origin);
+        batch.origin = effect.origin;
+        batch.effects += 1;
+        if (effect.kind === "model") batch.modelRounds += 1;
+        else if (effect.kind === "tool") batch.toolCalls += 1;
+      }
+      for (const event of keptEvents) batch.eventText = appendEvent(batch.eventText, event);
+      update.run(
+        batch.effects,
+        batch.modelRounds,
+        batch.toolCalls,
+        keptEvents.length,
+        batch.effectText,
+        batch.eventText,
+        row.id,
+      );
+    }
+  }
+
+  dropEvents(runId: string, fromSeq: number): void {
+    this.#guard(`cannot rewrite the events of run ${runId}`, () =>
+      this.#db.transaction(() => {
+        this.#db.prepare("DELETE FROM events WHERE run_id = ? AND seq >= ?").run(runId, fromSeq);
+        this.#rewrite(
+          runId,
+          () => true,
+          (event) => event.seq < fromSeq,
+        );
+      })(),
+    );
+  }
+
+  async resumeRun(runId: string): Promise<RunRecorder> {
+    this.#guard(`cannot reopen run ${runId}`, () =>
+      this.#db
+        .transaction(() => {
+          const row = this.#db
+            .prepare("SELECT outcome, ended_at FROM runs WHERE id = ?")
+            .get(runId) as { outcome: string | null; ended_at: number | null } | undefined;
+          if (row === undefined) throw noSuchRun(this.location, runId);
+          if (row.outcome !== null && row.outcome !== "cancelled") {
+            throw alreadyEnded(this.location, runId, row.outcome, Number(row.ended_at));
+          }
+          // The calls a cancel or a stop aborted (no recorded reason) run again.
+          this.#db
+            .prepare(
+              "DELETE FROM effects WHERE run_id = ? AND failure IS NOT NULL AND json_extract(failure, '$.type') = 'error'",
+            )
+            .run(runId);
+          this.#rewrite(
+            runId,
+            (effect) => effect.failure?.type !== "error",
+            () => true,
+          );
+          this.#db
+            .prepare(
+              "UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL, resumes = resumes + 1 WHERE id = ?",
+            )
+            .run(runId);
+        })
+        .immediate(),
+    );
+    return new SqliteRecorder(this, runId);
+  }
+
+  async readIntents(runId: string): Promise<readonly StoreIntent[]> {
+    return this.#guard(
+      `cannot read the store intents of run ${runId}`,
+      () =>
+        this.#db
+          .prepare("SELECT effect, path, before FROM store_intents WHERE run_id = ? ORDER BY rowid")
+          .all(runId) as StoreIntent[],
+    );
+  }
+
+  async resumeCount(runId: string): Promise<number> {
+    return this.#guard(`cannot read run ${runId}`, () => {
+      const row = this.#db.prepare("SELECT resumes FROM runs WHERE id = ?").get(runId) as
+        | { resumes: number }
+        | undefined;
+      if (row === undefined) throw noSuchRun(this.location, runId);
+      return row.resumes;
+    });
   }
 
   async startRun(inputs: RunInputs): Promise<RunRecorder> {
@@ -430,6 +579,7 @@ class SqliteJournal implements Journal {
         this.#db.prepare(`DELETE FROM events WHERE run_id IN (${old})`).run(startedBefore);
         this.#db.prepare(`DELETE FROM effects WHERE run_id IN (${old})`).run(startedBefore);
         this.#db.prepare(`DELETE FROM batches WHERE run_id IN (${old})`).run(startedBefore);
+        this.#db.prepare(`DELETE FROM store_intents WHERE run_id IN (${old})`).run(startedBefore);
         return this.#db.prepare("DELETE FROM runs WHERE started_at < ?").run(startedBefore).changes;
       })(),
     );

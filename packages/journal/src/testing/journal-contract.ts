@@ -297,6 +297,48 @@ export function describeJournalContract(
       expect(await reader.readEffects(recorder.runId)).toEqual([contractEffect(1)]);
     });
 
+    it("reopens a run cut short or cancelled for a resume, and refuses one that ended", async () => {
+      const { journal } = await setup();
+      const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+      recorderEvents(recorder, 3);
+      await recorder.recordIntent({ effect: "0.2/1", path: "note-1.md", before: "absent" });
+      await recorder.recordEffect(contractEffect(1));
+      const aborted = { type: "error", name: "AbortError", message: "aborted" } as const;
+      await recorder.recordEffect(contractEffect(2, { kind: "tool", failure: aborted }));
+      await recorder.finish({ ...ENDING, outcome: "cancelled" });
+      const runId = recorder.runId;
+      expect(await journal.resumeCount(runId)).toBe(0);
+      const resumed = await journal.resumeRun(runId);
+      expect(resumed.runId).toBe(runId);
+      expect(await journal.resumeCount(runId)).toBe(1);
+      expect(await journal.findRun(runId)).toMatchObject({ outcome: "running" });
+      // The aborted call is gone (it runs again); the rest is kept.
+      expect((await journal.readEffects(runId)).map((e) => e.effect)).toEqual(["0.2/1"]);
+      expect(await journal.readIntents(runId)).toEqual([
+        { effect: "0.2/1", path: "note-1.md", before: "absent" },
+      ]);
+      await resumed.dropEventsFrom(2);
+      expect((await journal.readEvents(runId)).map((e) => e.seq)).toEqual([1]);
+      recorderEvents({ recordEvent: (e) => resumed.recordEvent({ ...e, seq: e.seq + 1 }) }, 2);
+      await resumed.recordIntent({ effect: "0.2/1", path: "note-1.md", before: "v2" });
+      await resumed.recordEffect(contractEffect(3));
+      await resumed.finish(ENDING);
+      expect((await journal.readEvents(runId)).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await journal.readIntents(runId)).toEqual([
+        { effect: "0.2/1", path: "note-1.md", before: "v2" },
+      ]);
+      const ended = await journal.findRun(runId);
+      expect(ended).toMatchObject({ outcome: ENDING.outcome });
+      const error = await journal.resumeRun(runId).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(JournalError);
+      expect(error).toMatchObject({ reason: "ended" });
+      expect(await journal.findRun(runId)).toEqual(ended);
+      expect(await journal.resumeCount(runId)).toBe(1);
+      await expect(journal.resumeRun("20270101-000000-abcdef")).rejects.toMatchObject({
+        reason: "no_such_run",
+      });
+    });
+
     it("lets two connections write two runs at once without losing or mixing anything", async () => {
       const made = await setup();
       const second = await another(made);
