@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import type { ResumeCommandOptions } from "./commands/resume";
 import type { RunCommandOptions } from "./commands/run";
 import type { TestOptions } from "./commands/test";
 import type { CliIo } from "./io";
@@ -263,6 +264,44 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           },
           io,
         );
+      },
+    );
+
+  program
+    .command("resume")
+    .description(
+      "continue a recorded run that was killed, cancelled or stopped: the journal answers what it finished, the rest runs live",
+    )
+    .argument("<id>", "the run id, or a unique start of it")
+    .option("--store <dir>", "the run's store directory (default: the one it was recorded with)")
+    .option("--events <file>", "write every event of the resumed run to this file as JSON Lines")
+    .option("--config <file>", "the Host configuration (default: the one it was recorded with)")
+    .option(
+      "--input <mode>",
+      "where the operator's answers come from: auto (the terminal, when stdin is one), stdin (lines of stdin, even a pipe) or none",
+      "auto",
+    )
+    .option(
+      "--model <role=model>",
+      "bind a model role to a catalog model (repeatable)",
+      collect,
+      [],
+    )
+    .option(...journalOption)
+    .option("--json", "print one JSON object instead of text")
+    .option(
+      "--stop-deadline <ms>",
+      "how long a stopped run (SIGTERM) may take, while no question is open, before it is cancelled",
+      "10000",
+    )
+    .option("--cost", "print the run's model tokens and cost on stderr at the end")
+    .action(
+      async (
+        id: string,
+        options: Omit<ResumeCommandOptions, "json"> & { json?: boolean; model: string[] },
+      ) => {
+        const { resumeCommand } = await import("./commands/resume");
+        exitCode = await resumeCommand(id, { ...options, json: options.json === true }, io);
       },
     );
 

@@ -7,6 +7,7 @@ import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
 import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
+import type { Divergence } from "@runvil/journal";
 import { printCostLine } from "./cost-line";
 import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
 import { parseModelOverrides } from "./model-overrides";
@@ -50,6 +51,16 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What `runvil resume` hands `runvil run`'s machinery (docs/design/resume.md): the run to
+ * continue, its journal, and the prompt's bytes when the file is gone (else the file is read).
+ */
+export interface ResumeTarget {
+  readonly runId: string;
+  readonly journal: string;
+  readonly bytes?: Uint8Array;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -131,6 +142,7 @@ export async function runCommand(
   file: string,
   options: RunCommandOptions,
   io: CliIo,
+  resume?: ResumeTarget,
 ): Promise<number> {
   let seed: bigint;
   if (options.seed === undefined) {
@@ -171,7 +183,7 @@ export async function runCommand(
   }
   let bytes: Uint8Array;
   try {
-    bytes = await io.readFile(file);
+    bytes = resume?.bytes ?? (await io.readFile(file));
   } catch (error) {
     io.stderr(`${file}: ${readFailureMessage(error)}\n`);
     return 1;
@@ -202,6 +214,7 @@ export async function runCommand(
     ...(options.record === false
       ? {}
       : { record: options.journal === undefined ? {} : { journal: options.journal } }),
+    ...(resume === undefined ? {} : { resume: { runId: resume.runId, journal: resume.journal } }),
     ...(Object.keys(overrides.models).length === 0 ? {} : { models: overrides.models }),
     ...(options.otel === undefined ? {} : { otelEndpoint: options.otel }),
   };
@@ -249,12 +262,21 @@ export async function runCommand(
     stopTerminating?.();
     progress?.clear();
   }
-  const code = printEnd(end, options.json, file, io);
+  // Loaded only for a resume: a run's start does not load the replay command.
+  const describe =
+    resume === undefined ? undefined : (await import("./replay")).formatDivergence;
+  const code = printEnd(end, options.json, file, io, describe);
   printCostLine(end, { cost: options.cost === true, json: options.json }, io);
   return code;
 }
 
-function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
+function printEnd(
+  end: RunEnd,
+  json: boolean,
+  file: string,
+  io: CliIo,
+  describe?: (id: string, divergence: Divergence) => string,
+): number {
   if (end.afterStop === true) return printEscalatedStop(end, json, file, io);
   if (end.kind === "terminated") {
     if (json) io.stdout(`${losslessJson({ outcome: "cancelled" })}\n`);
@@ -281,7 +303,30 @@ function printEnd(end: RunEnd, json: boolean, file: string, io: CliIo): number {
   }
   const result = report.result;
   if (report.recorded?.warning !== undefined) io.stderr(`${report.recorded.warning}\n`);
-  if (json) io.stdout(`${losslessJson(runResultJson(result))}\n`);
+  const resumed = report.resumed;
+  if (resumed !== undefined && report.recorded !== undefined) {
+    const id = report.recorded.runId;
+    if (resumed.divergence !== undefined && describe !== undefined) {
+      if (json) {
+        io.stdout(`${losslessJson({ outcome: "diverged", run: id, divergence: resumed.divergence })}\n`);
+      } else {
+        io.stderr(
+          `${describe(id, resumed.divergence)}\n${id}: not resumed: the prompt or the Engine changed since the recording (the record was left as it was)\n`,
+        );
+      }
+      return 1;
+    }
+    const { divergence: _, ...counts } = resumed;
+    if (json) {
+      io.stdout(`${losslessJson({ ...runResultJson(result), resumed: { run: id, ...counts } })}\n`);
+    } else {
+      const applied =
+        counts.foundApplied === 0 ? "" : `, ${counts.foundApplied} store changes found applied`;
+      io.stderr(
+        `resumed ${id}: ${counts.answered} effects answered by the journal, ${counts.live} run live${applied}\n`,
+      );
+    }
+  } else if (json) io.stdout(`${losslessJson(runResultJson(result))}\n`);
   if (result.outcome === "succeeded") {
     if (!json && result.result !== null) io.stdout(`${result.result}\n`);
     return 0;

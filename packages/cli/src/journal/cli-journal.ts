@@ -6,7 +6,13 @@ import { displayLocation, JOURNAL_ENV, journalLocation } from "./journal-locatio
 
 /** The journal a `runvil runs` or `runvil replay` command reads, or why there is none. */
 export type CliJournal =
-  | { readonly ok: true; readonly journal: Journal; readonly shown: string }
+  | {
+      readonly ok: true;
+      readonly journal: Journal;
+      readonly shown: string;
+      /** Where it is: the file's path or the database URL, as opened. */
+      readonly location: string;
+    }
   /** No journal there yet: nothing was recorded. */
   | { readonly ok: false; readonly missing: string }
   | { readonly ok: false; readonly error: string };
@@ -52,7 +58,7 @@ export async function openCliJournal(
   if (!isPgUrl(location) && !existsSync(location)) return { ok: false, missing: shown };
   try {
     const journal = await openJournal(location);
-    return { ok: true, journal, shown };
+    return { ok: true, journal, shown, location };
   } catch (error) {
     return { ok: false, error: messageOf(error) };
   }

@@ -1,5 +1,6 @@
 import type { RunInputs } from "@runvil/journal";
 import type { EffectPort, RunCatalog, RunResult } from "@runvil/protocol";
+import { directoryFingerprint } from "../resume/store-fingerprint";
 import { VERSION } from "../version";
 
 /** What the journal keeps as a CLI run's Host snapshot (RunInputs.host). */
@@ -37,15 +38,18 @@ function messageOf(error: unknown): string {
 
 /**
  * Opens the journal at `location` (loading @runvil/journal and its database client only now)
- * and starts recording a run over `inner`. Rejects with the journal's error (a JournalError
+ * and starts recording a run over `inner`. With a store directory (`store`), every store change
+ * records an intent first, so a resume can tell whether it was applied (docs/design/resume.md).
+ * Rejects with the journal's error (a JournalError
  * naming the file and what to do) when it cannot be opened or written.
  */
 export async function startRecording(
   location: string,
   inputs: Omit<RunInputs, "versions" | "startedAt">,
   inner: EffectPort,
+  store?: string,
 ): Promise<Recording> {
-  const { createJournalPort, openJournal } = await import("@runvil/journal");
+  const { createIntentPort, createJournalPort, openJournal } = await import("@runvil/journal");
   const journal = await openJournal(location);
   let port: ReturnType<typeof createJournalPort>;
   try {
@@ -54,7 +58,12 @@ export async function startRecording(
       startedAt: Date.now(),
       versions: { "@runvil/cli": VERSION, node: process.version },
     });
-    port = createJournalPort(inner, recorder);
+    port = createJournalPort(
+      store === undefined
+        ? inner
+        : createIntentPort(inner, recorder, { fingerprint: directoryFingerprint(store) }),
+      recorder,
+    );
   } catch (error) {
     await journal.close();
     throw error;

@@ -10,6 +10,7 @@ import { formatHostError, formatParseError } from "../format-parse-error";
 import { type CliHostResult, loadCliHost } from "../host/cli-host";
 import { JOURNAL_ENV, journalLocation } from "../journal/journal-location";
 import { type Recording, startRecording } from "../journal/record-run";
+import { type Resuming, startResuming } from "../resume/resume-recording";
 import { withModelHints } from "../model-hints";
 import { EventFileSink } from "./event-file-sink";
 import type { RunListeners } from "./run-handle";
@@ -187,8 +188,25 @@ async function runOnHost(
 
   // The journal (and its database client) is loaded only for a run that records.
   let recording: Recording | undefined;
-  const location = recordingLocation(request, config);
-  if (location !== undefined) {
+  let resuming: Resuming | undefined;
+  // A resume is cancelled at its first divergence from the record.
+  const diverged = new AbortController();
+  const location =
+    request.resume === undefined ? recordingLocation(request, config) : undefined;
+  if (request.resume !== undefined) {
+    try {
+      resuming = await startResuming(
+        request.resume.journal,
+        request.resume.runId,
+        effects,
+        request.store,
+        () => diverged.abort(),
+      );
+    } catch (error) {
+      sink?.close();
+      return { kind: "journal-error", text: messageOf(error) };
+    }
+  } else if (location !== undefined) {
     try {
       recording = await startRecording(
         location,
@@ -208,25 +226,36 @@ async function runOnHost(
           bindings: Object.fromEntries(prepared.run.catalog.models.map((m) => [m.label, m.model])),
         },
         effects,
+        request.store,
       );
     } catch (error) {
       sink?.close();
       return { kind: "journal-error", text: messageOf(error) };
     }
   }
+  const signal =
+    resuming === undefined
+      ? sides.signal
+      : sides.signal === undefined
+        ? diverged.signal
+        : AbortSignal.any([sides.signal, diverged.signal]);
+  const shouldCancel =
+    resuming === undefined
+      ? sides.shouldCancel
+      : () => diverged.signal.aborted || (sides.shouldCancel?.() ?? false);
 
   const engine = await loadEngine();
   let result: RunResult;
   try {
     result = await engine.run(prompt, {
-      effects: recording?.effects ?? effects,
+      effects: resuming?.effects ?? recording?.effects ?? effects,
       args: request.args,
       catalog: prepared.run.catalog,
       ...(request.seed === undefined ? {} : { seed: request.seed }),
       ...(sides.cancelFlag === undefined ? {} : { cancelFlag: sides.cancelFlag }),
       ...(sides.cancelFlagIndex === undefined ? {} : { cancelFlagIndex: sides.cancelFlagIndex }),
-      ...(sides.shouldCancel === undefined ? {} : { shouldCancel: sides.shouldCancel }),
-      ...(sides.signal === undefined ? {} : { signal: sides.signal }),
+      ...(shouldCancel === undefined ? {} : { shouldCancel }),
+      ...(signal === undefined ? {} : { signal }),
       ...(sides.stopFlag === undefined ? {} : { stopFlag: sides.stopFlag }),
       ...(sides.stopFlagIndex === undefined ? {} : { stopFlagIndex: sides.stopFlagIndex }),
       ...(sides.shouldStop === undefined ? {} : { shouldStop: sides.shouldStop }),
@@ -241,7 +270,13 @@ async function runOnHost(
     failure === undefined
       ? undefined
       : `${request.eventsFile}: cannot write the events file (${failure})`;
-  const warning = recording === undefined ? undefined : await recording.finish(result);
+  const warning =
+    resuming !== undefined
+      ? await resuming.finish(result)
+      : recording === undefined
+        ? undefined
+        : await recording.finish(result);
+  const divergence = resuming?.divergence;
   return {
     kind: "finished",
     result,
@@ -249,6 +284,12 @@ async function runOnHost(
     ...(recording === undefined
       ? {}
       : { recorded: { runId: recording.runId, ...(warning === undefined ? {} : { warning }) } }),
+    ...(resuming === undefined
+      ? {}
+      : {
+          recorded: { runId: resuming.runId, ...(warning === undefined ? {} : { warning }) },
+          resumed: { ...resuming.counts(), ...(divergence === undefined ? {} : { divergence }) },
+        }),
     ...(traceFailure === undefined
       ? {}
       : { otelError: `${endpoint?.shown}: cannot export the trace (${traceFailure})` }),

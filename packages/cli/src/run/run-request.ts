@@ -1,3 +1,4 @@
+import type { Divergence } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 
 /**
@@ -34,6 +35,11 @@ export interface RunRequest {
    * `record` (`--no-record`, the build's warm-up): the run is not recorded.
    */
   readonly record?: { readonly journal?: string };
+  /**
+   * `runvil resume`: continue the recorded run `runId` of the journal at `journal` (a file path
+   * or URL) instead of recording a new one (docs/design/resume.md); `record` is ignored.
+   */
+  readonly resume?: { readonly runId: string; readonly journal: string };
   /** `--model role=id` bindings; absent: none. */
   readonly models?: Readonly<Record<string, string>>;
   /** `--otel`: the OTLP/HTTP traces endpoint the run's spans are sent to (docs/design/otel.md). */
@@ -60,5 +66,13 @@ export type RunReport =
       readonly eventsFileError?: string;
       /** The recorded run's id, and a warning when recording stopped early. */
       readonly recorded?: { readonly runId: string; readonly warning?: string };
+      /** A resumed run: how many effects the journal answered, ran live, was found applied. */
+      readonly resumed?: {
+        readonly answered: number;
+        readonly live: number;
+        readonly foundApplied: number;
+        /** The first divergence from the record (the run was cancelled there). */
+        readonly divergence?: Divergence;
+      };
       readonly otelError?: string;
     };
