@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import type { Divergence } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 import type { InputBroker } from "@runvil/sdk";
 import { formatRefusal } from "../format-parse-error";
@@ -7,7 +8,6 @@ import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
 import type { RunEnd, RunHandle, RunListeners } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
-import type { Divergence } from "@runvil/journal";
 import { printCostLine } from "./cost-line";
 import { inputModeUsageError, lendsBroker, operatorBroker, parseInputMode } from "./input-mode";
 import { parseModelOverrides } from "./model-overrides";
@@ -263,8 +263,7 @@ export async function runCommand(
     progress?.clear();
   }
   // Loaded only for a resume: a run's start does not load the replay command.
-  const describe =
-    resume === undefined ? undefined : (await import("./replay")).formatDivergence;
+  const describe = resume === undefined ? undefined : (await import("./replay")).formatDivergence;
   const code = printEnd(end, options.json, file, io, describe);
   printCostLine(end, { cost: options.cost === true, json: options.json }, io);
   return code;
@@ -308,7 +307,9 @@ function printEnd(
     const id = report.recorded.runId;
     if (resumed.divergence !== undefined && describe !== undefined) {
       if (json) {
-        io.stdout(`${losslessJson({ outcome: "diverged", run: id, divergence: resumed.divergence })}\n`);
+        io.stdout(
+          `${losslessJson({ outcome: "diverged", run: id, divergence: resumed.divergence })}\n`,
+        );
       } else {
         io.stderr(
           `${describe(id, resumed.divergence)}\n${id}: not resumed: the prompt or the Engine changed since the recording (the record was left as it was)\n`,
