@@ -278,8 +278,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option("--config <file>", "the Host configuration (default: the one it was recorded with)")
     .option(
       "--input <mode>",
-      "where the operator's answers come from: auto (the terminal, when stdin is one), stdin (lines of stdin, even a pipe) or none",
-      "auto",
+      "where the operator's answers come from: auto, stdin or none (default: stdin when the run had an operator, else auto)",
     )
     .option(
       "--model <role=model>",

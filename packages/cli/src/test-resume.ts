@@ -99,10 +99,20 @@ export interface SpawnOptions {
   readonly input?: string;
   /** Killed with SIGKILL once this file holds at least this many lines (polled every 2 ms). */
   readonly killAt?: { readonly file: string; readonly lines: number };
-  /** Killed with SIGKILL once stderr contains this text. */
-  readonly killOnStderr?: string;
-  /** Sent once stderr contains `text` (a stop: SIGTERM). */
-  readonly signalOnStderr?: { readonly text: string; readonly signal: NodeJS.Signals };
+  /** `signal` is sent once, when `file` contains `text` (polled every 2 ms). */
+  readonly signalAt?: {
+    readonly file: string;
+    readonly text: string;
+    readonly signal: NodeJS.Signals;
+  };
+}
+
+function contains(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, "utf8").includes(text);
+  } catch {
+    return false;
+  }
 }
 
 function linesOf(file: string): number {
@@ -131,23 +141,21 @@ export function spawnCli(args: readonly string[], options: SpawnOptions): Promis
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (options.killOnStderr !== undefined && stderr.includes(options.killOnStderr)) {
-        child.kill("SIGKILL");
-      }
-      const send = options.signalOnStderr;
-      if (send !== undefined && !signalled && stderr.includes(send.text)) {
-        signalled = true;
-        child.kill(send.signal);
-      }
     });
     if (options.input !== undefined) child.stdin.write(options.input);
     const watchdog = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    const killAt = options.killAt;
+    const { killAt, signalAt } = options;
     const poll =
-      killAt === undefined
+      killAt === undefined && signalAt === undefined
         ? undefined
         : setInterval(() => {
-            if (linesOf(killAt.file) >= killAt.lines) child.kill("SIGKILL");
+            if (killAt !== undefined && linesOf(killAt.file) >= killAt.lines) {
+              child.kill("SIGKILL");
+            }
+            if (signalAt !== undefined && !signalled && contains(signalAt.file, signalAt.text)) {
+              signalled = true;
+              child.kill(signalAt.signal);
+            }
           }, 2);
     child.on("error", (error) => {
       if (poll !== undefined) clearInterval(poll);

@@ -102,7 +102,12 @@ export async function resumeCommand(
       ...(store === undefined ? {} : { store }),
       ...(config === undefined ? {} : { config }),
       ...(options.events === undefined ? {} : { events: options.events }),
-      ...(options.input === undefined ? {} : { input: options.input }),
+      // A run that was lent an operator is lent one again (stdin: the terminal, or a pipe).
+      ...(options.input === undefined
+        ? snapshot.operator
+          ? { input: "stdin" }
+          : {}
+        : { input: options.input }),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.stopDeadline === undefined ? {} : { stopDeadline: options.stopDeadline }),
       ...(options.cost === undefined ? {} : { cost: options.cost }),
