@@ -191,8 +191,7 @@ async function runOnHost(
   let resuming: Resuming | undefined;
   // A resume is cancelled at its first divergence from the record.
   const diverged = new AbortController();
-  const location =
-    request.resume === undefined ? recordingLocation(request, config) : undefined;
+  const location = request.resume === undefined ? recordingLocation(request, config) : undefined;
   if (request.resume !== undefined) {
     try {
       resuming = await startResuming(
