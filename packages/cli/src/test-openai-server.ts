@@ -33,24 +33,32 @@ export function usageChunk(prompt: number, completion: number): unknown {
   };
 }
 
+/** Answers a request from its body alone (the same request always gets the same answer). */
+export type AnswerFor = (body: unknown) => ScriptedAnswer;
+
 /**
  * A local OpenAI-compatible chat completions server on 127.0.0.1 for the CLI's end-to-end
- * tests: each request gets the next scripted answer, and every request body is kept.
+ * tests: each request gets the next scripted answer (or, given a function, the answer for its
+ * body, for runs whose rounds arrive in any order and may be tried again), and every request
+ * body is kept.
  */
 export class ScriptedOpenAiServer {
   readonly bodies: unknown[] = [];
   readonly #answers: ScriptedAnswer[];
   readonly #holds = new Map<number, Promise<void>>();
+  readonly #answerFor: AnswerFor | undefined;
   readonly #server: Server;
 
-  constructor(answers: readonly ScriptedAnswer[]) {
-    this.#answers = [...answers];
+  constructor(answers: readonly ScriptedAnswer[] | AnswerFor) {
+    this.#answers = typeof answers === "function" ? [] : [...answers];
+    this.#answerFor = typeof answers === "function" ? answers : undefined;
     this.#server = createServer(async (req, res) => {
       let text = "";
       for await (const piece of req) text += String(piece);
-      this.bodies.push(JSON.parse(text === "" ? "null" : text));
+      const body: unknown = JSON.parse(text === "" ? "null" : text);
+      this.bodies.push(body);
       await this.#holds.get(this.bodies.length);
-      const answer = this.#answers.shift();
+      const answer = this.#answerFor === undefined ? this.#answers.shift() : this.#answerFor(body);
       if (answer === undefined) {
         res
           .writeHead(500, { "content-type": "application/json" })
