@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import type { ResumeCommandOptions } from "./commands/resume";
 import type { RunCommandOptions } from "./commands/run";
 import type { TestOptions } from "./commands/test";
+import { addDurableCommands } from "./durable/durable-commands";
 import type { CliIo } from "./io";
 import { VERSION } from "./version";
 
@@ -125,25 +126,40 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "the recorded runs, newest first: id, prompt, start, duration, outcome, model rounds, tool calls, tokens",
     )
     .option(...journalOption)
+    .option("--database <url>", "list the durable runs of this database instead (runvil worker)")
     .option("--limit <n>", "at most this many runs")
     .option("--json", "print JSON instead of a table")
-    .action(async (options: { journal?: string; limit?: string; json?: boolean }) => {
-      const limit = options.limit === undefined ? undefined : Number(options.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
-        io.stderr(`--limit must be a whole number above 0, got ${options.limit}\n`);
-        exitCode = 2;
-        return;
-      }
-      const { runsListCommand } = await import("./commands/runs");
-      exitCode = await runsListCommand(
-        {
-          json: options.json === true,
-          ...(options.journal === undefined ? {} : { journal: options.journal }),
-          ...(limit === undefined ? {} : { limit }),
-        },
-        io,
-      );
-    });
+    .action(
+      async (options: { journal?: string; database?: string; limit?: string; json?: boolean }) => {
+        const limit = options.limit === undefined ? undefined : Number(options.limit);
+        if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
+          io.stderr(`--limit must be a whole number above 0, got ${options.limit}\n`);
+          exitCode = 2;
+          return;
+        }
+        if (options.database !== undefined) {
+          const { durableRunsCommand } = await import("./durable/durable-runs-command");
+          exitCode = await durableRunsCommand(
+            {
+              database: options.database,
+              json: options.json === true,
+              ...(limit === undefined ? {} : { limit }),
+            },
+            io,
+          );
+          return;
+        }
+        const { runsListCommand } = await import("./commands/runs");
+        exitCode = await runsListCommand(
+          {
+            json: options.json === true,
+            ...(options.journal === undefined ? {} : { journal: options.journal }),
+            ...(limit === undefined ? {} : { limit }),
+          },
+          io,
+        );
+      },
+    );
   runs
     .command("show")
     .description(
@@ -362,6 +378,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         exitCode = await testCommand(paths, testOptions, io);
       },
     );
+
+  addDurableCommands(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync([...argv], { from: "user" });
