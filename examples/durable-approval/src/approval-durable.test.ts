@@ -149,6 +149,14 @@ describe.skipIf(skip !== undefined)(
 
         const second = startWorker(database, "approval-b");
         workers.push(second.child);
+        // The drained worker handed its run back to the queue; the second worker takes it and waits.
+        await until("the second worker to take the run", async () => {
+          const taken = await client.status(runId);
+          return taken?.state === "running" && taken.executorId === "approval-b" ? true : undefined;
+        });
+        await until("the run to wait on its ask again", async () =>
+          (await client.waitingAsks(runId)).length > 0 ? true : undefined,
+        );
         const unclear = await runvil("answer", runId, "maybe later", "--database", database);
         expect(unclear.stdout).toMatch(new RegExp(`^answered .+ of run ${runId}\\n$`));
         // The run took the unclear answer, noted it, and asks again.

@@ -77,6 +77,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
     io.stderr(`${problem}\n`);
     return 2;
   }
+  // Listening from the start: a SIGTERM during the launch drains once the worker is up.
+  const stop = stopRequested(io);
   const url = options.database as string;
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const say = (text: string): void => io.stderr(`worker ${executorId}: ${text}\n`);
@@ -132,14 +134,17 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
   }, heartbeatMs);
   ticking = ticking.then(tick);
 
-  const signal = await stopRequested(io);
+  const signal = await stop;
   clearInterval(timer);
   await ticking;
   say(`${signal}: draining (${gate.inFlight} effect${gate.inFlight === 1 ? "" : "s"} in flight)`);
   gate.close();
   await gate.drained();
-  await live.shutdown().catch((error: unknown) => say(`DBOS shutdown: ${messageOf(error)}`));
-  // Gone: the next heartbeat of any live worker puts this worker's runs back on the queue.
+  // DBOS stops, then this worker's unfinished runs go back on the queue for any worker.
+  await live
+    .shutdown({ handOver: true })
+    .catch((error: unknown) => say(`DBOS shutdown: ${messageOf(error)}`));
+  // Gone: should the hand-over have failed, the next heartbeat of a live worker recovers them.
   await liveRegistry
     .abandon()
     .catch((error: unknown) => say(`cannot deregister: ${messageOf(error)}`));
