@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const server = process.env.RUNVIL_TEST_PG_URL;
 if (server === undefined) throw new Error("set RUNVIL_TEST_PG_URL (bash scripts/test-postgres.sh)");
-const { openDurableClient } = await import(require.resolve("@runvil/durable"));
+const { openDurableClient } = await import("@runvil/durable");
 const pg = require("pg");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
