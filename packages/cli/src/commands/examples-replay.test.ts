@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -150,6 +151,7 @@ describe("every model example's recorded run replays byte for byte", () => {
       ...MODEL_EXAMPLES.map((e) => e.split("/")[0]),
       "acme-notes",
       "mcp-files", // its own package's test records and replays it with its real MCP server
+      "durable-approval", // below: its operator answers from stdin
     ]);
     const folders = readdirSync(examples, { withFileTypes: true })
       .filter((d) => d.isDirectory())
@@ -220,4 +222,38 @@ describe("every model example's recorded run replays byte for byte", () => {
       expect(io.err).toBe("");
     });
   }
+});
+
+describe("the operator example's recorded run replays byte for byte", () => {
+  it("durable-approval, run locally with the operator's answers on stdin", async () => {
+    const folder = folders.make();
+    const journal = join(folder, "runs.db");
+    const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "bin.js");
+    const run = spawnSync(
+      process.execPath,
+      [
+        bin,
+        "run",
+        join(examples, "durable-approval", "approval.md"),
+        "--journal",
+        journal,
+        "--seed",
+        "7",
+        "--input",
+        "stdin",
+        "--args",
+        "order 7: the wrong colour (EUR 120)",
+      ],
+      { input: "maybe\nNo, offer an exchange\n", encoding: "utf8" },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("declined: send to review for order 7");
+    expect(run.status).toBe(0);
+    const io = diskIo();
+    expect(await runCli(["replay", "--all", "--journal", journal], io)).toBe(0);
+    expect(io.out).toMatch(
+      /: reproduced \(\d+ effects answered by the journal, \d+ events identical, the same result\)\n$/,
+    );
+    expect(io.err).toBe("");
+  });
 });
