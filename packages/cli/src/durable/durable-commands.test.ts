@@ -100,15 +100,20 @@ describe.skipIf(skipReason !== undefined)(
       await database?.drop();
     });
 
-    it("says what to do when no worker has prepared the database yet", async () => {
+    it("submits to a database no worker has prepared yet (the client prepares it)", async () => {
       const io = memoryIo({ "p.md": PROMPT });
-      expect(await runCli(["submit", "p.md", "--database", database.url], io)).toBe(1);
-      expect(io.err).toMatch(
-        /^runvil submit: the database holds no durable runs tables yet \(.*\): start runvil worker --database on it once, which creates them\n$/,
+      expect(await runCli(["submit", "p.md", "--database", database.url, "--args", "hi"], io)).toBe(
+        0,
       );
+      expect(io.err).toBe("");
+      const runId = io.out.trim();
+      expect(runId).toMatch(/^\S+$/);
+      const answer = memoryIo({});
+      expect(await runCli(["answer", runId, "yes", "--database", database.url], answer)).toBe(1);
+      expect(answer.err).toContain("(not_waiting)");
       const listed = memoryIo({});
       expect(await runCli(["runs", "list", "--database", database.url], listed)).toBe(0);
-      expect(listed.out).toBe("no durable runs in this database (no worker has run on it)\n");
+      expect(listed.out).toContain(runId);
     });
   },
 );
