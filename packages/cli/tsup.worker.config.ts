@@ -82,14 +82,18 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   splitting: false,
-  // Everything but the journal, which loads (with its native SQLite client) only for a run that
-  // records: it stays a package, imported at run time (docs/design/journal.md); the AI SDK
+  // Everything but the journal's database clients (better-sqlite3, native, and pg), which the
+  // journal requires only when it opens a journal, from this package's own dependencies: the
+  // journal itself is bundled (esbuild wraps the dynamically imported module in a lazy
+  // initializer, so a run that does not record runs none of it), sharing the bundle's protocol
+  // and SDK and its code cache; as a separate ES module package it cost ~25-60 ms per recorded
+  // run (docs/design/performance.md); the AI SDK
   // provider packages, which stay in node_modules and load at a configured provider's first use
   // (the worker's import function resolves them from dist/), so a run without a model provider
   // reads no more bundle than before (providers.md §7); and tracing (`--otel`), which loads
   // @runvil/otel and the OpenTelemetry SDK only when asked.
-  noExternal: [/^(?!@runvil\/journal(\/|$)|@runvil\/otel$|@opentelemetry\/|@ai-sdk\/)/],
-  external: ["@runvil/journal", "@runvil/otel", /^@opentelemetry\//],
+  noExternal: [/^(?!better-sqlite3$|pg$|@runvil\/otel$|@opentelemetry\/|@ai-sdk\/)/],
+  external: ["better-sqlite3", "pg", "@runvil/otel", /^@opentelemetry\//],
   // The Engine's own Lua as text (docs/design/lua-files.md): @runvil/lua and @runvil/engine come
   // in built, their .lua files already inlined, so this covers any other bundled source.
   loader: { ".lua": "text" },

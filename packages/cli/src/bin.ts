@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import { readInputFile } from "@runvil/host/input-file";
 import type { InputBroker } from "@runvil/sdk";
+import { startupMark } from "./startup-marks";
 import { discardPrestartedRunWorker, prestartRunWorker } from "./worker/prestart";
+
+startupMark("bin");
 
 // `runvil run` starts its worker thread before anything else loads, so the thread's start
 // overlaps loading commander and reading the prompt (docs/design/performance.md).
 if (process.argv[2] === "run") prestartRunWorker();
 const { runCli } = await import("./run-cli");
 const { terminalBroker } = await import("./terminal-broker");
+startupMark("cli loaded");
 
 let broker: InputBroker | undefined;
 const code = await runCli(process.argv.slice(2), {
@@ -42,3 +46,4 @@ discardPrestartedRunWorker();
 // stays open (a pipe, a terminal): release it.
 if (broker !== undefined) process.stdin.destroy();
 process.exitCode = code;
+startupMark("done");

@@ -1,6 +1,7 @@
 import type { RunInputs } from "@runvil/journal";
 import type { EffectPort, RunCatalog, RunResult } from "@runvil/protocol";
 import { directoryFingerprint } from "../resume/store-fingerprint";
+import { startupMark } from "../startup-marks";
 import { VERSION } from "../version";
 
 /** What the journal keeps as a CLI run's Host snapshot (RunInputs.host). */
@@ -50,7 +51,9 @@ export async function startRecording(
   store?: string,
 ): Promise<Recording> {
   const { createIntentPort, createJournalPort, openJournal } = await import("@runvil/journal");
+  startupMark("journal module loaded");
   const journal = await openJournal(location);
+  startupMark("journal file opened");
   let port: ReturnType<typeof createJournalPort>;
   try {
     const recorder = await journal.startRun({

@@ -12,6 +12,7 @@ import { JOURNAL_ENV, journalLocation } from "../journal/journal-location";
 import { type Recording, startRecording } from "../journal/record-run";
 import { withModelHints } from "../model-hints";
 import { type Resuming, startResuming } from "../resume/resume-recording";
+import { startupMark } from "../startup-marks";
 import { EventFileSink } from "./event-file-sink";
 import type { RunListeners } from "./run-handle";
 import { RunProgress } from "./run-progress";
@@ -70,7 +71,11 @@ function recordingLocation(
  * and the Harness's tool dispatcher and model port. Resolves with how it ended; rejects only for a bug.
  */
 export async function executeRun(request: RunRequest, sides: RunSides): Promise<RunReport> {
-  const parsed = createPromptParser(await loadLuaRuntime())(request.bytes, { path: request.file });
+  startupMark("run request");
+  const lua = await loadLuaRuntime();
+  startupMark("lua runtime loaded");
+  const parsed = createPromptParser(lua)(request.bytes, { path: request.file });
+  startupMark("prompt parsed");
   if (!parsed.ok) {
     return { kind: "parse-error", text: formatParseError(request.file, parsed.error) };
   }
@@ -79,6 +84,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
     promptFile: request.file,
     ...(request.configFile === undefined ? {} : { configFile: request.configFile }),
   });
+  startupMark("host loaded");
   if (!loaded.ok) {
     return { kind: "host-error", text: formatHostError(request.file, loaded.message) };
   }
@@ -87,6 +93,7 @@ export async function executeRun(request: RunRequest, sides: RunSides): Promise<
   } finally {
     // The Host ends with the run: the servers and connections its Packs hold close.
     await loaded.host.close();
+    startupMark("host closed");
   }
 }
 
@@ -101,6 +108,7 @@ async function runOnHost(
     services: broker === undefined ? {} : { [INPUT_BROKER]: broker },
     ...(request.models === undefined ? {} : { models: request.models }),
   });
+  startupMark("prepared");
   if (!prepared.ok) {
     return { kind: "refused", notice: withModelHints(prepared.notice, loaded.host) };
   }
@@ -243,7 +251,9 @@ async function runOnHost(
       ? sides.shouldCancel
       : () => diverged.signal.aborted || (sides.shouldCancel?.() ?? false);
 
+  startupMark("journal opened");
   const engine = await loadEngine();
+  startupMark("engine loaded");
   let result: RunResult;
   try {
     result = await engine.run(prompt, {
@@ -263,6 +273,7 @@ async function runOnHost(
   } finally {
     sink?.close();
   }
+  startupMark("run finished");
   const traceFailure = await tracing?.finish();
   const failure = sink?.error;
   const eventsFileError =
@@ -276,6 +287,7 @@ async function runOnHost(
         ? undefined
         : await recording.finish(result);
   const divergence = resuming?.divergence;
+  startupMark("recording finished");
   return {
     kind: "finished",
     result,

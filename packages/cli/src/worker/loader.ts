@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
+import { startupMark } from "../startup-marks";
 import { loadCachedBundle, WARM_UP_WORKER_DATA } from "./code-cache";
 import type { WorkerStart } from "./messages";
 import { PRESTART_WORKER_DATA, type PrestartMessage } from "./prestart";
@@ -63,11 +64,13 @@ function cacheFileFor(bundleFile: string): string {
   return `${bundleFile}.${hash.toString(16).padStart(8, "0")}.cache`;
 }
 
+startupMark("worker started");
 setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
 const cacheFile = cacheFileFor(bundleFile);
 const bundle = loadCachedBundle(bundleFile, cacheFile);
 const entry = bundle.exports as WorkerBundle;
+startupMark(`bundle loaded (cache ${bundle.cacheState})`);
 if (workerData === WARM_UP_WORKER_DATA) {
   await entry.warmUp();
   if (!bundle.saveCache()) throw new Error(`could not write ${cacheFile}`);

@@ -7,6 +7,7 @@ import {
   STOP_DEADLINE_MS,
 } from "../run/run-handle";
 import type { RunRequest } from "../run/run-request";
+import { startupMark } from "../startup-marks";
 import {
   CANCEL_SLOT,
   type FromWorker,
@@ -145,6 +146,7 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
         askClosed(message.id);
         return;
       case "report":
+        startupMark("report received");
         settle({ kind: "report", report: message.report });
         return;
       case "crash":
