@@ -1,13 +1,11 @@
-import { DurableError, openDurableClient } from "@runvil/durable";
+import { DurableError } from "@runvil/durable";
 import type { CliIo } from "../io";
 import {
-  checkReachable,
   databaseUsageError,
   durableFailureText,
-  isUnpreparedDatabase,
-  messageOf,
   quietDependencyDeprecations,
 } from "./durable-database";
+import { openClientFor } from "./open-client";
 
 /**
  * `runvil answer RUN TEXT --database URL`: delivers the operator's answer to the oldest ask the
@@ -26,14 +24,8 @@ export async function answerCommand(
     io.stderr(`${usage}\n`);
     return 2;
   }
-  let client: Awaited<ReturnType<typeof openDurableClient>>;
-  try {
-    await checkReachable(options.database as string);
-    client = await openDurableClient(options.database as string);
-  } catch (error) {
-    io.stderr(`runvil answer: cannot open the durable runs database: ${messageOf(error)}\n`);
-    return 1;
-  }
+  const client = await openClientFor("answer", options.database as string, io);
+  if (client === undefined) return 1;
   try {
     const { ask } = await client.answer(runId, text);
     io.stdout(`answered ${ask} of run ${runId}\n`);

@@ -1,14 +1,13 @@
-import { type DurableRunStatus, openDurableClient } from "@runvil/durable";
+import type { DurableRunStatus } from "@runvil/durable";
 import type { CliIo } from "../io";
 import { losslessJson } from "../lossless-json";
 import {
-  checkReachable,
   databaseUsageError,
   durableFailureText,
   isUnpreparedDatabase,
-  messageOf,
   quietDependencyDeprecations,
 } from "./durable-database";
+import { openClientFor } from "./open-client";
 
 const COLUMNS = ["ID", "STATE", "WORKER", "PROMPT", "CREATED", "ATTEMPTS"];
 
@@ -49,14 +48,8 @@ export async function durableRunsCommand(
     io.stderr(`${usage}\n`);
     return 2;
   }
-  let client: Awaited<ReturnType<typeof openDurableClient>>;
-  try {
-    await checkReachable(options.database as string);
-    client = await openDurableClient(options.database as string);
-  } catch (error) {
-    io.stderr(`runvil runs: cannot open the durable runs database: ${messageOf(error)}\n`);
-    return 1;
-  }
+  const client = await openClientFor("runs", options.database as string, io);
+  if (client === undefined) return 1;
   try {
     const runs = await client.list(options.limit === undefined ? {} : { limit: options.limit });
     if (options.json) io.stdout(`${losslessJson(runs)}\n`);

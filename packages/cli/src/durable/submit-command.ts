@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type DurableClient, DurableError, openDurableClient } from "@runvil/durable";
+import { DurableError } from "@runvil/durable";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser } from "@runvil/parser";
 import type { RunResult } from "@runvil/protocol";
@@ -10,14 +10,12 @@ import type { CliIo } from "../io";
 import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
 import {
-  checkReachable,
   databaseUsageError,
   durableFailureText,
-  isUnpreparedDatabase,
-  messageOf,
   quietDependencyDeprecations,
 } from "./durable-database";
 import { submitOptionsJson } from "./durable-options";
+import { openClientFor } from "./open-client";
 
 /** Options of `runvil submit`, as typed. */
 export interface SubmitCommandOptions {
@@ -98,14 +96,8 @@ export async function submitCommand(
     io.stderr(`${formatParseError(file, parsed.error)}\n`);
     return 1;
   }
-  let client: DurableClient;
-  try {
-    await checkReachable(options.database as string);
-    client = await openDurableClient(options.database as string);
-  } catch (error) {
-    io.stderr(`runvil submit: cannot open the durable runs database: ${messageOf(error)}\n`);
-    return 1;
-  }
+  const client = await openClientFor("submit", options.database as string, io);
+  if (client === undefined) return 1;
   try {
     const runId = await client.submit({
       prompt: { path: resolve(file), text: new TextDecoder().decode(bytes) },
