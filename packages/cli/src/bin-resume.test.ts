@@ -3,6 +3,7 @@ import { openSqliteJournal } from "@runvil/journal";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   folderDigest,
+  keyedCalls,
   performedCalls,
   type ResumeProject,
   removeResumeFolders,
@@ -108,6 +109,45 @@ describe("runvil resume (the built CLI in child processes)", () => {
       cwd: project.dir,
     });
     expect(replay.stdout).toContain(`${runId}: reproduced`);
+  });
+
+  it("lends a tool call the same effect id and run id when the resume performs it again", async () => {
+    const project = resumeProject(
+      `# P
+
+## Main
+
+\`\`\`lua
+local a = tools.call('count/keyed', { n = 1 })
+local b = tools.call('count/keyed', { n = 2 })
+return a .. ' | ' .. b
+\`\`\`
+`,
+    );
+    writeFileSync(project.hold, "2");
+    const killed = await spawnCli(["run", project.file, "--journal", project.journal], {
+      cwd: project.dir,
+      signalAt: { file: project.keyed, text: '"n":2', signal: "SIGKILL" },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const runId = await onlyRun(project);
+    const first = keyedCalls(project.keyed);
+    expect(first).toEqual([
+      { n: 1, runId, effectId: "0.1/1" },
+      { n: 2, runId, effectId: "0.1/2" },
+    ]);
+    // The first call's effect id is the one its journal record carries (a replay answers it).
+    expect((await record(project, runId)).effects.map((e) => e.effect)).toContain("0.1/1");
+
+    writeFileSync(project.hold, "");
+    const resumed = await spawnCli(["resume", runId, "--journal", project.journal], {
+      cwd: project.dir,
+    });
+    expect(resumed).toMatchObject({ code: 0, stdout: "keyed 1 0.1/1 | keyed 2 0.1/2\n" });
+    // Only the call in flight at the kill runs again, with the ids it had the first time.
+    expect(keyedCalls(project.keyed)).toEqual([...first, { n: 2, runId, effectId: "0.1/2" }]);
+    const after = await record(project, runId);
+    expect(after.effects.map((e) => e.effect).sort()).toEqual(["0.1/1", "0.1/2"]);
   });
 
   it("reports a changed prompt as a divergence and leaves the record as it was", async () => {

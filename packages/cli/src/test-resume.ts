@@ -28,20 +28,28 @@ export interface ResumeProject {
   readonly events: string;
   /** The counting tool's log: one line per call actually performed (its `n`). */
   readonly calls: string;
+  /** The keyed tool's log: one JSON line `{ n, runId, effectId }` per call performed. */
+  readonly keyed: string;
+  /** While this file holds `{n}`, `count/keyed {n}` never answers (a call in flight at a kill). */
+  readonly hold: string;
 }
 
 /**
  * Writes a project whose prompt `p.md` has `body` (Markdown after the frontmatter, sections
  * and blocks) and may use `test/count`: `count/tick {n}` appends `n` to `calls.log` (outside
- * the store, so it survives every kill) and answers `tick {n}`.
+ * the store, so it survives every kill) and answers `tick {n}`; `count/keyed {n}` appends
+ * `{ n, runId, effectId }` of its ToolContext to `keyed.log`, then never answers while the file
+ * `hold` holds `{n}`, else answers `keyed {n} {effectId}`.
  */
 export function resumeProject(body: string, uses = "[test/count]"): ResumeProject {
   const dir = mkdtempSync(join(tmpdir(), "runvil-resume-"));
   made.push(dir);
   const calls = join(dir, "calls.log");
+  const keyed = join(dir, "keyed.log");
+  const hold = join(dir, "hold");
   writeFileSync(
     join(dir, "count-plugin.mjs"),
-    `import { appendFileSync } from "node:fs";
+    `import { appendFileSync, existsSync, readFileSync } from "node:fs";
 export default {
   name: "count-plugin",
   setup(api) {
@@ -57,6 +65,17 @@ export default {
         run(args) {
           appendFileSync(${JSON.stringify(calls)}, args.n + "\\n");
           return "tick " + args.n;
+        },
+      }, {
+        id: "count/keyed",
+        description: "Logs its call's ids.",
+        parameters: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+        trust: "trusted",
+        run(args, ctx) {
+          appendFileSync(${JSON.stringify(keyed)}, JSON.stringify({ n: args.n, runId: ctx.runId, effectId: ctx.effectId }) + "\\n");
+          const held = ${JSON.stringify(hold)};
+          if (existsSync(held) && readFileSync(held, "utf8") === String(args.n)) return new Promise(() => {});
+          return "keyed " + args.n + " " + ctx.effectId;
         },
       }],
     });
@@ -80,6 +99,8 @@ export default {
     journal: join(dir, "runs.db"),
     events: join(dir, "events.jsonl"),
     calls,
+    keyed,
+    hold,
   };
 }
 
@@ -204,6 +225,20 @@ export function performedCalls(calls: string): number[] {
       .split("\n")
       .filter((line) => line !== "")
       .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Every call `count/keyed` performed, in order. */
+export function keyedCalls(
+  keyed: string,
+): { readonly n: number; readonly runId?: string; readonly effectId: string }[] {
+  try {
+    return readFileSync(keyed, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }

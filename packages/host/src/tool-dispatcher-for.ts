@@ -8,6 +8,8 @@ export interface RunDispatcherOptions {
   readonly store: RunStore;
   /** Gets every error hidden from the model (see ToolDispatcherOptions.onToolError). */
   readonly onToolError?: (toolId: string, error: unknown) => void;
+  /** The recorded run's id, lent to every call (see ToolDispatcherOptions.runId). */
+  readonly runId?: string | (() => string | undefined);
 }
 
 /**
@@ -20,5 +22,6 @@ export function toolDispatcherFor(run: PreparedRun, options: RunDispatcherOption
     services: run.services,
     store: options.store,
     ...(options.onToolError === undefined ? {} : { onToolError: options.onToolError }),
+    ...(options.runId === undefined ? {} : { runId: options.runId }),
   });
 }

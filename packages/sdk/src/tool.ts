@@ -39,6 +39,20 @@ export interface ToolContext {
   readonly toolId: string;
   /** The name the call used: the wire name (`web_fetch`), or the id for a tool left out of the offering. */
   readonly name: string;
+  /**
+   * The call's effect id (`{entry}/{n}`, such as `0.1/3`): the same in every execution of the
+   * run (a replay, a `runvil resume`, a durable run's recovery on another worker) and different
+   * for every other effect of the run. Send it, with {@link ToolContext.runId}, as the
+   * idempotency key of a side effect: a call in flight when a process died is made again
+   * (at least once), and the key lets the remote service apply it once.
+   */
+  readonly effectId: string;
+  /**
+   * The id of the recorded run the call belongs to (the journal's run id, a durable run's id),
+   * the same across its resume and recovery; undefined for a run nobody records (nothing can
+   * repeat its calls). `${runId}/${effectId}` is unique across runs.
+   */
+  readonly runId: string | undefined;
 }
 
 /** What a tool answers: text, or for a structured tool a JSON value (or its JSON text). */

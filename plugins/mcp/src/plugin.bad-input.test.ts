@@ -132,6 +132,7 @@ describe("a server whose listing breaks the rules", () => {
         "weird/garbage",
         "weird/count",
         "weird/pid",
+        "weird/meta",
         "weird/scalar",
         "weird/a.b",
         "weird/a_b",

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DurableClient, type DurableExecution, openDurableClient } from "@runvil/durable";
 import { readAllFiles } from "@runvil/harness";
@@ -20,9 +20,16 @@ const MAX_KILLS = Number(process.env.RUNVIL_CRASH_KILLS ?? 10);
 const START = Date.UTC(2026, 0, 2, 3, 4, 5);
 const ARMS = ["x", "y", "z"];
 
-/** Every tool execution the count file saw: key -> the pids that ran it, in order. */
-function executions(file: string): Map<string, number[]> {
-  const seen = new Map<string, number[]>();
+/** One execution of `count/bump`: the process that ran it and the ids its ToolContext lent. */
+interface Execution {
+  readonly pid: number;
+  readonly runId: string;
+  readonly effectId: string;
+}
+
+/** Every tool execution the count file saw: key -> its executions, in order. */
+function executions(file: string): Map<string, Execution[]> {
+  const seen = new Map<string, Execution[]>();
   let text = "";
   try {
     text = readFileSync(file, "utf8");
@@ -31,10 +38,19 @@ function executions(file: string): Map<string, number[]> {
   }
   for (const line of text.split("\n")) {
     if (line === "") continue;
-    const [key, pid] = line.split("\t");
-    seen.set(key as string, [...(seen.get(key as string) ?? []), Number(pid)]);
+    const [key, pid, runId, effectId] = line.split("\t") as [string, string, string, string];
+    seen.set(key, [...(seen.get(key) ?? []), { pid: Number(pid), runId, effectId }]);
   }
   return seen;
+}
+
+/** The side effects `count/bump` applied, once per idempotency key: key -> the tool's key. */
+function applied(dir: string): Map<string, string> {
+  const done = new Map<string, string>();
+  for (const name of readdirSync(join(dir, "applied"))) {
+    done.set(decodeURIComponent(name), readFileSync(join(dir, "applied", name), "utf8"));
+  }
+  return done;
 }
 
 describe.skipIf(skipReason !== undefined)(
@@ -138,7 +154,8 @@ describe.skipIf(skipReason !== undefined)(
 
       const modelRequests = server.bodies.length;
       // The same runs, uninterrupted, in this process: no DBOS, a store of their own.
-      const referenceCounts = join(fixture.dir, "reference-counts.tsv");
+      mkdirSync(join(fixture.dir, "reference"));
+      const referenceCounts = join(fixture.dir, "reference", "counts.tsv");
       writeFileSync(referenceCounts, "");
       process.env.RUNVIL_COUNT_FILE = referenceCounts;
       const hosts = new CliHostCache();
@@ -186,20 +203,28 @@ describe.skipIf(skipReason !== undefined)(
 
       // Every tool step ran at least once; a step ran again only after the worker running it
       // was killed before its step was recorded: every execution but the last is a killed pid's.
+      // Every execution of a step was lent the same run id and effect id, so the side effect
+      // keyed by them was applied exactly once per step, however often the step ran.
       const seen = executions(countFile);
+      const sideEffects = applied(fixture.dir);
       let repeated = 0;
       for (let i = 1; i <= RUNS; i++) {
         for (const key of [`r${i}/a`, `r${i}/b`, ...ARMS.map((arm) => `r${i}/arm/${arm}`)]) {
-          const pids = seen.get(key) ?? [];
-          expect(pids.length, key).toBeGreaterThanOrEqual(1);
-          for (const pid of pids.slice(0, -1))
+          const runs = seen.get(key) ?? [];
+          expect(runs.length, key).toBeGreaterThanOrEqual(1);
+          for (const { pid } of runs.slice(0, -1))
             expect(killed.has(pid), `${key} ran again after ${pid}`).toBe(true);
-          repeated += pids.length - 1;
+          const keys = [...new Set(runs.map((r) => `${r.runId}/${r.effectId}`))];
+          expect(keys, key).toHaveLength(1);
+          expect(runs[0]?.runId, key).toBe(ids[i - 1]);
+          expect(sideEffects.get(keys[0] as string), key).toBe(key);
+          repeated += runs.length - 1;
         }
       }
       expect(seen.size).toBe(RUNS * 5);
+      expect(sideEffects.size).toBe(RUNS * 5);
       console.info(
-        `durable crash test: ${RUNS} runs, ${kills} SIGKILLs, ${repeated} tool steps in flight at a kill ran again, ${modelRequests} model requests for ${RUNS * 5} rounds`,
+        `durable crash test: ${RUNS} runs, ${kills} SIGKILLs, ${repeated} tool steps in flight at a kill ran again (their side effects applied once), ${modelRequests} model requests for ${RUNS * 5} rounds`,
       );
     }, 400_000);
   },

@@ -59,7 +59,7 @@ export function durableExecute(options: DurableExecuteOptions): ExecuteRun {
 
     const store = await options.stores.store(input.runId);
     const port = new RunPort(store, {
-      tools: toolDispatcherFor(prepared.run, { store }),
+      tools: toolDispatcherFor(prepared.run, { store, runId: input.runId }),
       models: modelPortFor(prepared.run),
     });
     const inner: EffectPort = {

@@ -154,8 +154,12 @@ async function runOnHost(
     showProgress(progress?.event(event));
   };
 
+  // The recorded run's id, known once the recording (or the resume) has started: lent to every
+  // tool call as ToolContext.runId, beside its effect id.
+  let recordedRunId: string | undefined;
   const tools = toolDispatcherFor(prepared.run, {
     store,
+    runId: () => recordedRunId,
     // A ToolFailure's message already reached the run; only an unexpected exception is shown.
     onToolError: (toolId, error) => {
       if (!ToolFailure.isInstance(error)) sides.onToolError?.(toolId, toolErrorText(error));
@@ -251,6 +255,7 @@ async function runOnHost(
       ? sides.shouldCancel
       : () => diverged.signal.aborted || (sides.shouldCancel?.() ?? false);
 
+  recordedRunId = resuming?.runId ?? recording?.runId;
   startupMark("journal opened");
   const engine = await loadEngine();
   startupMark("engine loaded");

@@ -101,7 +101,7 @@ describe("ToolDispatcher", () => {
     const request = toolRequest(
       "kit/look",
       {},
-      { name: "kit_look", caller: "model", callId: "call_1", signal },
+      { name: "kit_look", caller: "model", callId: "call_1", signal, effect: "0.1/7" },
     );
     expect(await d.call(request)).toEqual({ text: "hello", trusted: true });
     expect(seen?.services).toBe(services);
@@ -109,6 +109,8 @@ describe("ToolDispatcher", () => {
     expect(seen?.signal).toBe(signal);
     expect(seen?.toolId).toBe("kit/look");
     expect(seen?.name).toBe("kit_look");
+    expect(seen?.effectId).toBe("0.1/7");
+    expect(seen?.runId).toBeUndefined();
     expect(seen?.origin).toEqual({
       execution: TEST_ORIGIN.execution,
       section: TEST_ORIGIN.section,
@@ -116,6 +118,24 @@ describe("ToolDispatcher", () => {
       chain: TEST_ORIGIN.chain,
       entry: TEST_ORIGIN.entry,
     });
+  });
+
+  it("lends the recorded run's id, read at each call when given as a function", async () => {
+    const seen: (string | undefined)[] = [];
+    const look = tool({
+      id: "kit/look",
+      run: (_args, ctx) => {
+        seen.push(ctx.runId);
+        return ctx.effectId;
+      },
+    });
+    let runId: string | undefined;
+    const late = dispatcher([look], { runId: () => runId });
+    expect((await late.call(toolRequest("kit/look", {}, { effect: "0.1/1" }))).text).toBe("0.1/1");
+    runId = "r-9";
+    expect((await late.call(toolRequest("kit/look", {}, { effect: "0.1/2" }))).text).toBe("0.1/2");
+    await dispatcher([look], { runId: "r-1" }).call(toolRequest("kit/look", {}));
+    expect(seen).toEqual([undefined, "r-9", "r-1"]);
   });
 
   it("passes the name the call used (the id for a left-out tool)", async () => {

@@ -33,6 +33,12 @@ export interface ToolDispatcherOptions {
    * throw from it is ignored.
    */
   readonly onToolError?: (toolId: string, error: unknown) => void;
+  /**
+   * The recorded run's id, lent to every call as `ToolContext.runId`: a string, or a function
+   * read at each call (a CLI learns the id of the run it records after it built the
+   * dispatcher). Absent or undefined: the run is not recorded.
+   */
+  readonly runId?: string | (() => string | undefined);
 }
 
 /** A tool's compiled schema; `validate` undefined: the schema is not a JSON object, no check. */
@@ -90,7 +96,7 @@ function callSignal(
 /**
  * Runs catalog tool calls for one run: the Harness side of `EffectPort.toolCall`. Each call
  * checks the arguments against the tool's schema (ajv) when the schema is a JSON object, runs
- * the tool with a ToolContext, and
+ * the tool with a ToolContext (its effect id and the recorded run's id included), and
  * answers with its text and trust level, or rejects with a ToolFailure whose message is
  * model-safe and starts with the tool's wire name:
  *
@@ -120,6 +126,7 @@ export class ToolDispatcher {
   readonly #services: Services;
   readonly #store: RunStore;
   readonly #onToolError: ((toolId: string, error: unknown) => void) | undefined;
+  readonly #runId: () => string | undefined;
 
   /** A dispatcher over the run's tools, services and store. */
   constructor(options: ToolDispatcherOptions) {
@@ -127,6 +134,8 @@ export class ToolDispatcher {
     this.#services = options.services;
     this.#store = options.store;
     this.#onToolError = options.onToolError;
+    const runId = options.runId;
+    this.#runId = typeof runId === "function" ? runId : () => runId;
   }
 
   /** Whether the dispatcher can run the tool `toolId`. */
@@ -212,6 +221,8 @@ export class ToolDispatcher {
       },
       toolId: request.tool,
       name: request.name,
+      effectId: request.effect,
+      runId: this.#runId(),
     };
   }
 

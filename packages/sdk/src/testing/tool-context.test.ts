@@ -10,6 +10,8 @@ describe("testToolContext", () => {
     expect(ctx.toolId).toBe("test/tool");
     expect(ctx.name).toBe("test_tool");
     expect(ctx.origin).toEqual(TEST_ORIGIN);
+    expect(ctx.effectId).toBe("0.1/1");
+    expect(ctx.runId).toBeUndefined();
     expect(ctx.signal.aborted).toBe(false);
     expect(ctx.services.has(INPUT_BROKER)).toBe(false);
     expect(ctx.services.get(INPUT_BROKER)).toBeUndefined();
@@ -27,8 +29,12 @@ describe("testToolContext", () => {
       services: { [INPUT_BROKER]: broker },
       signal: controller.signal,
       origin: { caller: "model", section: "Plan" },
+      effectId: "0.2/4",
+      runId: "r-7",
     });
     expect(ctx.name).toBe("notes_add");
+    expect(ctx.effectId).toBe("0.2/4");
+    expect(ctx.runId).toBe("r-7");
     expect(ctx.store).toBe(store);
     expect(ctx.services.get(INPUT_BROKER)).toBe(broker);
     expect(ctx.signal).toBe(controller.signal);

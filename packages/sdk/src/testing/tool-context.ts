@@ -26,6 +26,10 @@ export interface TestToolContextOptions {
   readonly signal?: AbortSignal;
   /** Fields of the caller's origin to change; the rest are {@link TEST_ORIGIN}'s. */
   readonly origin?: Partial<ToolCallOrigin>;
+  /** The call's effect id (`ctx.effectId`); `0.1/1` by default. */
+  readonly effectId?: string;
+  /** The recorded run's id (`ctx.runId`); none by default. */
+  readonly runId?: string;
 }
 
 /** Services backed by a plain record of service id -> service object. */
@@ -48,5 +52,7 @@ export function testToolContext(options: TestToolContextOptions = {}): ToolConte
     origin: { ...TEST_ORIGIN, ...options.origin },
     toolId,
     name: options.name ?? toolId.replaceAll("/", "_"),
+    effectId: options.effectId ?? "0.1/1",
+    runId: options.runId,
   };
 }

@@ -64,12 +64,17 @@ export class ServerLink {
   }
 
   /**
-   * Calls one tool. Resolves with the server's result (an `isError` result included); rejects
+   * Calls one tool, with `meta` as the request's `_meta` when given. Resolves with the server's result (an `isError` result included); rejects
    * with a LinkFailure when the call could not be made or answered: the server is down, timed
    * out, closed the connection, sent something unreadable, refused the request, or the call
    * was cancelled through `signal`.
    */
-  async call(name: string, args: JsonObject, signal: AbortSignal): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: JsonObject,
+    signal: AbortSignal,
+    meta?: Readonly<Record<string, string>>,
+  ): Promise<CallToolResult> {
     if (this.#closed) throw new LinkFailure(`${this.#who} is closed (its Host closed)`);
     const live = this.#live ?? (await this.#restart());
     // The client adds an abort listener per request and never removes it: a signal of its own
@@ -79,7 +84,11 @@ export class ServerLink {
     if (signal.aborted) forward();
     else signal.addEventListener("abort", forward, { once: true });
     try {
-      const call = live.client.callTool({ name, arguments: args }, undefined, {
+      const params =
+        meta === undefined
+          ? { name, arguments: args }
+          : { name, arguments: args, _meta: { ...meta } };
+      const call = live.client.callTool(params, undefined, {
         signal: own.signal,
         timeout: this.#settings.timeoutMs,
       });

@@ -2,7 +2,8 @@
 // Server class: `node fake-server.mjs [weird]` serves over stdio. Its tools: echo (answers its
 // text), fail (an isError result), crash (the process exits mid-call), hang (never answers),
 // huge (a result of `bytes` bytes), garbage (writes a line that is not JSON-RPC to stdout,
-// then never answers), count (answers how many calls this process has served), pid. With `weird`,
+// then never answers), count (answers how many calls this process has served), pid, meta (answers the request's
+// `_meta` as JSON). With `weird`,
 // its listing also holds a tool whose input schema is not an object, names that break the
 // tool id rule, a repeated name, two names with one wire name, and an entry with no name.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -28,6 +29,7 @@ const tools = [
   { name: "garbage", description: "Writes garbage.", inputSchema: object() },
   { name: "count", description: "Counts calls.", inputSchema: object() },
   { name: "pid", description: "Answers the process id.", inputSchema: object() },
+  { name: "meta", description: "Answers the request's _meta.", inputSchema: object() },
 ];
 if (weird) {
   tools.push(
@@ -67,6 +69,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return { content: [{ type: "text", text: String(calls) }] };
     case "pid":
       return { content: [{ type: "text", text: String(process.pid) }] };
+    case "meta":
+      return { content: [{ type: "text", text: JSON.stringify(request.params._meta ?? null) }] };
     default:
       return new Promise(() => {});
   }

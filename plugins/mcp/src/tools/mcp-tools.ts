@@ -27,6 +27,16 @@ function outputValidator(schema: JsonObject): () => JsonSchemaValidator<unknown>
 }
 
 /**
+ * The `_meta` of a `tools/call`: the call's idempotency key, the same every time the call is made
+ * again (a resumed or recovered run): `runvil/effect-id`, and `runvil/run-id` for a recorded run.
+ */
+export function callMeta(ctx: ToolContext): Record<string, string> {
+  return ctx.runId === undefined
+    ? { "runvil/effect-id": ctx.effectId }
+    : { "runvil/run-id": ctx.runId, "runvil/effect-id": ctx.effectId };
+}
+
+/**
  * The Pack tools of a server's listing: id `{pack}/{name}`, the server's description (or a
  * fixed one) and input schema as listed, trust from the configuration. A trusted tool with an
  * output schema is `structured` (its structured content is the output, checked against the
@@ -54,7 +64,7 @@ export function mcpTools(
       run: async (args: JsonObject, ctx: ToolContext) => {
         let result: Awaited<ReturnType<ServerLink["call"]>>;
         try {
-          result = await link.call(tool.name, args, ctx.signal);
+          result = await link.call(tool.name, args, ctx.signal, callMeta(ctx));
         } catch (error) {
           if (error instanceof LinkFailure) {
             throw new ToolFailure(`${ctx.name}: ${error.message}`, { cause: error.cause ?? error });

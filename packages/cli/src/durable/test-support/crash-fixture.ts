@@ -5,11 +5,16 @@ import { join } from "node:path";
 import { type AnswerFor, chunk, usageChunk } from "../../test-openai-server";
 
 /**
- * The Pack `test/count` (tests only): `count/bump {key}` appends `{key}\t{pid}` to the file named
- * by RUNVIL_COUNT_FILE at the time of the call and answers `counted {key}`; a tool with a side
- * effect whose every execution can be counted, with the process that ran it.
+ * The Pack `test/count` (tests only): `count/bump {key}` appends
+ * `{key}\t{pid}\t{runId}\t{effectId}` to the file named by RUNVIL_COUNT_FILE at the time of the
+ * call (every execution, with the process that ran it and the ids its ToolContext lent), then
+ * applies its side effect once per idempotency key `{runId}/{effectId}`: it creates the file
+ * `applied/{key}` beside the count file exclusively (`wx`), a repeat finding it there does
+ * nothing, as a remote service keyed by an idempotency key would. It answers `counted {key}`
+ * 15 ms later.
  */
-const COUNT_PLUGIN = `import { appendFileSync } from "node:fs";
+const COUNT_PLUGIN = `import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 export const countPlugin = {
   name: "count-plugin",
   setup(api) {
@@ -23,10 +28,20 @@ export const countPlugin = {
           description: "Counts one call of its key.",
           parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
           trust: "trusted",
-          run: (args) => {
+          run: async (args, ctx) => {
             const file = process.env.RUNVIL_COUNT_FILE;
             if (file === undefined) throw new Error("RUNVIL_COUNT_FILE is not set");
-            appendFileSync(file, args.key + "\\t" + process.pid + "\\n");
+            appendFileSync(file, [args.key, process.pid, ctx.runId, ctx.effectId].join("\\t") + "\\n");
+            const applied = join(dirname(file), "applied");
+            mkdirSync(applied, { recursive: true });
+            try {
+              writeFileSync(join(applied, encodeURIComponent(ctx.runId + "/" + ctx.effectId)), args.key, { flag: "wx" });
+            } catch (error) {
+              if (error.code !== "EEXIST") throw error;
+            }
+            // A window after the side effect and before the step is recorded, so that some kills
+            // land in it and the step runs again against a side effect already applied.
+            await new Promise((resolve) => setTimeout(resolve, 15));
             return "counted " + args.key;
           },
         },
