@@ -1,3 +1,4 @@
+import { formatEventLine } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { failureOf } from "../test-support/failure";
 import { body, lua } from "../test-support/lua-fence";
@@ -106,6 +107,30 @@ describe("the store global", () => {
       entry: "0.1",
       section: "Keep",
     });
+  });
+
+  it("reports what each operation named and how it ended, never contents, in the line's order", async () => {
+    const r = await run(
+      [
+        "store.write('a.md', 'secret')",
+        "store.read('a.md')",
+        "store.list()",
+        "store.list('dir')",
+        "store.glob('*.md')",
+        "pcall(store.read, 'missing.md')",
+      ].join("\n"),
+    );
+    const lines = r.port.events
+      .filter((e) => e.type === "store_op")
+      .map((e) => formatEventLine(e).replace(/^.*"section":"Keep",/, "{"));
+    expect(lines).toEqual([
+      '{"op":"write","path":"a.md","ok":true}\n',
+      '{"op":"read","path":"a.md","ok":true}\n',
+      '{"op":"list","ok":true}\n',
+      '{"op":"list","prefix":"dir","ok":true}\n',
+      '{"op":"glob","pattern":"*.md","ok":true}\n',
+      '{"op":"read","path":"missing.md","ok":false,"reason":"not_found"}\n',
+    ]);
   });
 
   it("hands bytes that are not UTF-8 to the store, which reports them with valid_up_to", async () => {
