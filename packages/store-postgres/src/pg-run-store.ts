@@ -22,10 +22,10 @@ import {
   textArgument,
   textAsBytes,
 } from "@runvil/harness/store-kit";
+import { errorCode } from "@runvil/pg-kit";
 import type { StoreOperation, StoreOutput } from "@runvil/protocol";
 import { type RunStore, StoreError, type StoreFailure, type StoreText } from "@runvil/sdk";
 import type * as Pg from "pg";
-import { errorCode } from "./pg-errors";
 import { type RetryPolicy, retryWhileUnreachable } from "./retry";
 import { toBuffer } from "./seed-files";
 import {

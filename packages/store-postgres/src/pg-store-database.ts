@@ -1,8 +1,16 @@
-import { createRequire } from "node:module";
 import { resolveStoreLimits, type StoreLimits } from "@runvil/harness/store-kit";
+import {
+  errorCode,
+  errorDetail,
+  isUnreachable,
+  migrateTables,
+  openPool,
+  redactedUrl,
+  schemaNameProblem,
+  type VersionedTables,
+} from "@runvil/pg-kit";
 import type { StoreText } from "@runvil/sdk";
 import type * as Pg from "pg";
-import { errorCode, errorDetail } from "./pg-errors";
 import { PgRunStore, type PgStoreContext } from "./pg-run-store";
 import type { RetryPolicy } from "./retry";
 import { STORE_MIGRATIONS, STORE_SCHEMA_VERSION } from "./schema";
@@ -66,33 +74,11 @@ export class PgStoreDatabaseError extends Error {
   }
 }
 
-let loaded: typeof Pg | undefined;
-
-/** The pg client, loaded at the first open. */
-function pgModule(): typeof Pg {
-  loaded ??= createRequire(import.meta.url)("pg") as typeof Pg;
-  return loaded;
-}
-
-/** The URL with its password replaced by `***`, for messages. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres://(an invalid URL)";
-  }
-}
-
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
 /** `doing`: why, for a pg error, with what to do. */
 function failure(location: string, doing: string, error: unknown): PgStoreDatabaseError {
   if (error instanceof PgStoreDatabaseError) return error;
   const code = errorCode(error);
-  const reach = code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ETIMEDOUT";
-  const hint = reach
+  const hint = isUnreachable(error)
     ? "start the server or check the URL"
     : "check the URL, the user's rights and the server";
   return new PgStoreDatabaseError(
@@ -102,41 +88,19 @@ function failure(location: string, doing: string, error: unknown): PgStoreDataba
   );
 }
 
-/** Checks the schema version and migrates, under an advisory lock (two first opens at once). */
-async function migrate(pool: Pg.Pool, location: string, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('runvil_store'))");
-    if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query("CREATE TABLE IF NOT EXISTS runvil_store_schema (version INTEGER NOT NULL)");
-    const found = await client.query<{ version: number }>(
-      "SELECT version FROM runvil_store_schema",
-    );
-    let version = found.rows[0]?.version ?? 0;
-    if (version > STORE_SCHEMA_VERSION) {
-      throw new PgStoreDatabaseError(
+/** The store's tables: the version in runvil_store_schema, under the lock `runvil_store`. */
+function storeTables(location: string, schema: string): VersionedTables {
+  return {
+    lock: "runvil_store",
+    schema,
+    versionTable: "runvil_store_schema",
+    migrations: STORE_MIGRATIONS,
+    newer: (version) =>
+      new PgStoreDatabaseError(
         location,
         `the run store has schema version ${version}, and this Runvil reads up to version ${STORE_SCHEMA_VERSION}; upgrade Runvil to use it (it was left unchanged)`,
-      );
-    }
-    for (; version < STORE_SCHEMA_VERSION; version += 1) {
-      await client.query(STORE_MIGRATIONS[version] as string);
-    }
-    if (found.rows.length === 0) {
-      await client.query("INSERT INTO runvil_store_schema (version) VALUES ($1)", [
-        STORE_SCHEMA_VERSION,
-      ]);
-    } else {
-      await client.query("UPDATE runvil_store_schema SET version = $1", [STORE_SCHEMA_VERSION]);
-    }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+      ),
+  };
 }
 
 class Database implements PgStoreDatabase {
@@ -235,23 +199,16 @@ export async function openPgStoreDatabase(
 ): Promise<PgStoreDatabase> {
   const location = redactedUrl(url);
   const schema = options.schema ?? "public";
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new PgStoreDatabaseError(location, `${schema} is not a plain schema name (a-z, 0-9, _)`);
-  }
-  const { Pool } = pgModule();
-  const pool = new Pool({
-    connectionString: url,
-    max: options.maxConnections ?? 4,
-    options: `-c search_path=${schema}`,
-  });
-  pool.on("error", () => {}); // an idle client's loss is seen at its next query
+  const problem = schemaNameProblem(schema);
+  if (problem !== undefined) throw new PgStoreDatabaseError(location, problem);
+  const pool = openPool(url, { schema, maxConnections: options.maxConnections ?? 4 });
   const retry: RetryPolicy = {
     forMs: options.unreachableForMs ?? 10 * 60 * 1000,
     firstDelayMs: 50,
     maxDelayMs: 2000,
   };
   try {
-    await migrate(pool, location, schema);
+    await migrateTables(pool, storeTables(location, schema));
   } catch (error) {
     await pool.end().catch(() => {});
     throw failure(location, "cannot open the run store", error);

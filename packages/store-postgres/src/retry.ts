@@ -1,4 +1,4 @@
-import { isConnectionLoss } from "./pg-errors";
+import { isConnectionLoss } from "@runvil/pg-kit";
 
 /** How long, and how often, an operation is tried again while the server is unreachable. */
 export interface RetryPolicy {

@@ -11,8 +11,7 @@ export function databaseUsageError(url: string | undefined): string | undefined 
   return undefined;
 }
 
-import { createRequire } from "node:module";
-import type * as Pg from "pg";
+import { errorCode, loadPg, redactedUrl } from "@runvil/pg-kit";
 
 /**
  * Resolves when the PostgreSQL server at `url` accepts a connection within 5 seconds; else
@@ -20,32 +19,18 @@ import type * as Pg from "pg";
  * itself would keep trying for minutes: a command checks first.
  */
 export async function checkReachable(url: string): Promise<void> {
-  const { Client } = createRequire(import.meta.url)("pg") as typeof Pg;
+  const { Client } = loadPg();
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on("error", () => {});
   try {
     await client.connect();
   } catch (error) {
-    const code =
-      typeof error === "object" && error !== null && "code" in error
-        ? ` (${String(error.code)})`
-        : "";
+    const code = errorCode(error) === "" ? "" : ` (${errorCode(error)})`;
     throw new Error(
       `cannot reach the PostgreSQL server at ${redactedUrl(url)}: ${messageOf(error)}${code}; start it or check the URL`,
     );
   } finally {
     await client.end().catch(() => {});
-  }
-}
-
-/** The URL with its password replaced by `***`, for messages. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres://(an invalid URL)";
   }
 }
 

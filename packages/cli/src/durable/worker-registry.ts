@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import { hostname } from "node:os";
+import { openPool, underSchemaLock } from "@runvil/pg-kit";
 import type * as Pg from "pg";
 
 /**
@@ -31,12 +31,6 @@ export interface WorkerRow {
   readonly stopped: boolean;
 }
 
-let loaded: typeof Pg | undefined;
-function pgModule(): typeof Pg {
-  loaded ??= createRequire(import.meta.url)("pg") as typeof Pg;
-  return loaded;
-}
-
 /** The registry of one database, for one worker. */
 export class WorkerRegistry {
   readonly #pool: Pg.Pool;
@@ -49,23 +43,11 @@ export class WorkerRegistry {
 
   /** Opens the registry in `schema` of the database at `url` (creating its table). */
   static async open(url: string, schema: string, executorId: string): Promise<WorkerRegistry> {
-    const { Pool } = pgModule();
-    const pool = new Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
-    pool.on("error", () => {}); // an idle client's loss is seen at its next query
+    const pool = openPool(url, { schema, maxConnections: 2 });
     try {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('runvil_workers'))");
-        if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        await client.query(WORKERS_TABLE);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      await underSchemaLock(pool, { lock: "runvil_workers", schema }, (client) =>
+        client.query(WORKERS_TABLE),
+      );
     } catch (error) {
       await pool.end().catch(() => {});
       throw error;

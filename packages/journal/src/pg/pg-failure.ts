@@ -1,20 +1,10 @@
+import { errorDetail as detail, errorCode, isUnreachable } from "@runvil/pg-kit";
 import { JournalError } from "../journal-error";
-
-function codeOf(error: unknown): string {
-  if (typeof error !== "object" || error === null || !("code" in error)) return "";
-  const code = (error as { code: unknown }).code;
-  return typeof code === "string" ? code : "";
-}
-
-function detail(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return detail(error.errors[0]);
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A PostgreSQL failure as a JournalError naming the database and what to do. */
 export function pgFailure(location: string, doing: string, error: unknown): JournalError {
   if (error instanceof JournalError) return error;
-  const code = codeOf(error);
+  const code = errorCode(error);
   const cause = { cause: error };
   if (code === "53100" || code === "53000") {
     return new JournalError(
@@ -40,12 +30,7 @@ export function pgFailure(location: string, doing: string, error: unknown): Jour
       cause,
     );
   }
-  if (
-    code === "ECONNREFUSED" ||
-    code === "ENOTFOUND" ||
-    code === "ETIMEDOUT" ||
-    error instanceof AggregateError
-  ) {
+  if (isUnreachable(error)) {
     return new JournalError(
       "unavailable",
       location,

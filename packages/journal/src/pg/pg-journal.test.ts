@@ -1,43 +1,17 @@
-import { randomBytes } from "node:crypto";
-import { createRequire } from "node:module";
-import type * as Pg from "pg";
+import { adminQuery, dropSchema, freshName, serverUrl, skipReason } from "@runvil/pg-kit/testing";
 import { describe, expect, it } from "vitest";
 import { JournalError } from "../journal-error";
 import { describeJournalContract } from "../testing";
-import { openPgJournal, redactedUrl } from "./pg-journal";
+import { openPgJournal } from "./pg-journal";
 import { PG_SCHEMA_VERSION } from "./schema";
 
-/**
- * The PostgreSQL server the tests use: RUNVIL_TEST_PG_URL (`.ci/run` starts a throwaway cluster
- * and sets it). With CI=true the tests never skip: a missing URL fails them.
- */
-const url = process.env.RUNVIL_TEST_PG_URL;
-const inCi = process.env.CI === "true";
-const skip =
-  url === undefined && !inCi
-    ? "no PostgreSQL server: set RUNVIL_TEST_PG_URL=postgres://user@127.0.0.1:port/db"
-    : undefined;
-
-function serverUrl(): string {
-  if (url === undefined) {
-    throw new Error("CI=true but RUNVIL_TEST_PG_URL is not set: .ci/run must start PostgreSQL");
-  }
-  return url;
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  const { Client } = createRequire(import.meta.url)("pg") as typeof Pg;
-  const client = new Client({ connectionString: serverUrl() });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
-}
+const skip = skipReason;
 
 describeJournalContract(
   "PostgreSQL",
   async () => {
     // Each case gets a schema of its own, dropped afterwards.
-    const schema = `runvil_test_${randomBytes(6).toString("hex")}`;
+    const schema = freshName("runvil_test");
     return {
       journal: await openPgJournal(serverUrl(), { schema }),
       openAnother: () => openPgJournal(serverUrl(), { schema }),
@@ -51,24 +25,21 @@ describe.skipIf(skip !== undefined)(
   `the PostgreSQL journal${skip === undefined ? "" : ` (skipped: ${skip})`}`,
   () => {
     it("refuses a journal of a newer schema and leaves it unchanged", async () => {
-      const schema = `runvil_test_${randomBytes(6).toString("hex")}`;
+      const schema = freshName("runvil_test");
       const journal = await openPgJournal(serverUrl(), { schema });
       await journal.close();
-      const { Client } = createRequire(import.meta.url)("pg") as typeof Pg;
-      const client = new Client({ connectionString: serverUrl() });
-      await client.connect();
-      await client.query(`UPDATE ${schema}.runvil_journal SET version = ${PG_SCHEMA_VERSION + 1}`);
+      await adminQuery(`UPDATE ${schema}.runvil_journal SET version = ${PG_SCHEMA_VERSION + 1}`);
       const error = await openPgJournal(serverUrl(), { schema }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(JournalError);
       expect(error).toMatchObject({ reason: "newer_schema" });
-      const version = await client.query(`SELECT version FROM ${schema}.runvil_journal`);
-      expect(version.rows).toEqual([{ version: PG_SCHEMA_VERSION + 1 }]);
-      await client.end();
+      expect(await adminQuery(`SELECT version FROM ${schema}.runvil_journal`)).toEqual([
+        { version: PG_SCHEMA_VERSION + 1 },
+      ]);
       await dropSchema(schema);
     });
 
     it("two first opens at once migrate once", async () => {
-      const schema = `runvil_test_${randomBytes(6).toString("hex")}`;
+      const schema = freshName("runvil_test");
       const [a, b] = await Promise.all([
         openPgJournal(serverUrl(), { schema }),
         openPgJournal(serverUrl(), { schema }),
@@ -83,9 +54,13 @@ describe.skipIf(skip !== undefined)(
 );
 
 describe("the PostgreSQL journal's messages", () => {
-  it("hide the password of the URL", () => {
-    expect(redactedUrl("postgres://me:secret@127.0.0.1:5432/runs")).toBe(
-      "postgres://me:***@127.0.0.1:5432/runs",
+  it("refuse a schema that is not a plain name, naming it, before connecting", async () => {
+    const error = await openPgJournal("postgres://me:secret@127.0.0.1:1/runs", {
+      schema: "runs; drop",
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JournalError);
+    expect((error as Error).message).toBe(
+      "postgres://me:***@127.0.0.1:1/runs: runs; drop is not a plain schema name (a-z, 0-9, _)",
     );
   });
 

@@ -1,4 +1,10 @@
-import { createRequire } from "node:module";
+import {
+  migrateTables,
+  openPool,
+  redactedUrl,
+  schemaNameProblem,
+  type VersionedTables,
+} from "@runvil/pg-kit";
 import type * as Pg from "pg";
 import { encodeValue } from "../codec";
 import type { Journal, ListRunsOptions, RunRecorder } from "../journal";
@@ -34,25 +40,6 @@ export interface PgJournalOptions {
   readonly schema?: string;
   /** At most this many connections (default 4). */
   readonly maxConnections?: number;
-}
-
-let loaded: typeof Pg | undefined;
-
-/** The pg client, loaded at the first open (a run that records nothing never loads it). */
-function pgModule(): typeof Pg {
-  loaded ??= createRequire(import.meta.url)("pg") as typeof Pg;
-  return loaded;
-}
-
-/** The URL with its password replaced by `***`, for messages. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres://(an invalid URL)";
-  }
 }
 
 interface EffectRow {
@@ -412,42 +399,21 @@ class PgJournal implements Journal {
   }
 }
 
-/** Checks the schema version and migrates, under an advisory lock (two first opens at once). */
-async function migrate(pool: Pg.Pool, location: string, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('runvil_journal'))");
-    // Under the lock: two first opens at once would race on CREATE SCHEMA IF NOT EXISTS.
-    if (schema !== "public") await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query("CREATE TABLE IF NOT EXISTS runvil_journal (version INTEGER NOT NULL)");
-    const found = await client.query<{ version: number }>("SELECT version FROM runvil_journal");
-    let version = found.rows[0]?.version ?? 0;
-    if (version > PG_SCHEMA_VERSION) {
-      throw new JournalError(
+/** The journal's tables: the version in runvil_journal, under the lock `runvil_journal`. */
+function journalTables(location: string, schema: string): VersionedTables {
+  return {
+    lock: "runvil_journal",
+    schema,
+    versionTable: "runvil_journal",
+    migrations: PG_MIGRATIONS,
+    newer: (version) =>
+      new JournalError(
         "newer_schema",
         location,
         `the journal has schema version ${version}, and this Runvil reads up to version ${PG_SCHEMA_VERSION}; upgrade Runvil to read it (it was left unchanged)`,
-      );
-    }
-    for (; version < PG_SCHEMA_VERSION; version += 1) {
-      await client.query(PG_MIGRATIONS[version] as string);
-    }
-    if (found.rows.length === 0) {
-      await client.query("INSERT INTO runvil_journal (version) VALUES ($1)", [PG_SCHEMA_VERSION]);
-    } else {
-      await client.query("UPDATE runvil_journal SET version = $1", [PG_SCHEMA_VERSION]);
-    }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+      ),
+  };
 }
-
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * Opens the PostgreSQL journal at `url` (`postgres://user:password@host:port/database`),
@@ -457,22 +423,11 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export async function openPgJournal(url: string, options: PgJournalOptions = {}): Promise<Journal> {
   const location = redactedUrl(url);
   const schema = options.schema ?? "public";
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new JournalError(
-      "unavailable",
-      location,
-      `${schema} is not a plain schema name (a-z, 0-9, _)`,
-    );
-  }
-  const { Pool } = pgModule();
-  const pool = new Pool({
-    connectionString: url,
-    max: options.maxConnections ?? 4,
-    options: `-c search_path=${schema}`,
-  });
-  pool.on("error", () => {}); // an idle client's loss is seen at its next query
+  const problem = schemaNameProblem(schema);
+  if (problem !== undefined) throw new JournalError("unavailable", location, problem);
+  const pool = openPool(url, { schema, maxConnections: options.maxConnections ?? 4 });
   try {
-    await migrate(pool, location, schema);
+    await migrateTables(pool, journalTables(location, schema));
     return new PgJournal(location, pool);
   } catch (error) {
     await pool.end().catch(() => {});

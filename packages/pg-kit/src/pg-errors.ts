@@ -6,6 +6,28 @@ export function errorCode(error: unknown): string {
   return typeof code === "string" ? code : "";
 }
 
+/** The message of `error` (the first of an AggregateError). */
+export function errorDetail(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0)
+    return errorDetail(error.errors[0]);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Whether `error` says the server could not be reached at all (refused, unknown host, timed out,
+ * or every address of the host refused: Node's AggregateError), so that a message says to start
+ * the server or check the URL rather than the user's rights.
+ */
+export function isUnreachable(error: unknown): boolean {
+  const code = errorCode(error);
+  return (
+    code === "ECONNREFUSED" ||
+    code === "ENOTFOUND" ||
+    code === "ETIMEDOUT" ||
+    error instanceof AggregateError
+  );
+}
+
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -32,11 +54,4 @@ export function isConnectionLoss(error: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(
     message,
   );
-}
-
-/** The message of `error` (the first of an AggregateError). */
-export function errorDetail(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0)
-    return errorDetail(error.errors[0]);
-  return error instanceof Error ? error.message : String(error);
 }

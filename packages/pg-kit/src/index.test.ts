@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import * as kit from "./index";
+import * as testing from "./testing";
+
+describe("package entry points", () => {
+  it("export exactly the public API", () => {
+    expect(Object.keys(kit).sort()).toEqual(
+      [
+        "errorCode",
+        "errorDetail",
+        "isConnectionLoss",
+        "isUnreachable",
+        "loadPg",
+        "migrateTables",
+        "openPool",
+        "redactedUrl",
+        "schemaNameProblem",
+        "underSchemaLock",
+      ].sort(),
+    );
+    expect(Object.keys(testing).sort()).toEqual(
+      [
+        "adminQuery",
+        "dropSchema",
+        "freshDatabase",
+        "freshName",
+        "serverUrl",
+        "skipReason",
+        "suiteName",
+      ].sort(),
+    );
+  });
+});

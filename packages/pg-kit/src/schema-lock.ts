@@ -1,0 +1,39 @@
+import type * as Pg from "pg";
+
+/** Where {@link underSchemaLock} works. */
+export interface SchemaLock {
+  /** The text whose `hashtext` keys the advisory lock (one per component). */
+  readonly lock: string;
+  /** The PostgreSQL schema to create (unless `public`) before `work`: the pool's search_path. */
+  readonly schema: string;
+}
+
+/**
+ * Runs `work` on one client of `pool` inside one transaction that holds the advisory lock
+ * `lock` and has created `schema` when missing: the set-up of tables that two first opens at
+ * once must not race on (CREATE SCHEMA IF NOT EXISTS and CREATE TABLE IF NOT EXISTS both can).
+ * Commits what `work` did and returns its value; on any failure rolls all of it back, the schema
+ * too, and rethrows the failure as it is.
+ */
+export async function underSchemaLock<T>(
+  pool: Pg.Pool,
+  where: SchemaLock,
+  work: (client: Pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [where.lock]);
+    if (where.schema !== "public") {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${where.schema}`);
+    }
+    const value = await work(client);
+    await client.query("COMMIT");
+    return value;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

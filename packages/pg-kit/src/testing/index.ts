@@ -1,0 +1,9 @@
+export {
+  adminQuery,
+  dropSchema,
+  freshDatabase,
+  freshName,
+  serverUrl,
+  skipReason,
+  suiteName,
+} from "./test-server";
