@@ -1,15 +1,14 @@
 import { defineConfig } from "tsup";
 
 /**
- * The library, the bin, the run's worker thread script (dist/worker.js: src/worker/loader.ts, which
- * loads the worker bundle that tsup.worker.config.ts builds afterwards) and the script of
- * `runvil test`'s case threads (dist/test-worker.js: src/test-pool/case-thread.ts).
+ * The library, the bin and the script of `runvil test`'s case threads (dist/test-worker.js:
+ * src/test-pool/case-thread.ts). The run's worker thread script and its bundle are built by
+ * tsup.worker.config.ts.
  */
 export default defineConfig({
   entry: {
     index: "src/index.ts",
     bin: "src/bin.ts",
-    worker: "src/worker/loader.ts",
     "test-worker": "src/test-pool/case-thread.ts",
   },
   format: ["esm"],

@@ -8,10 +8,11 @@ import ts from "typescript";
 import { BUNDLE_IMPORT_PARAMETER, WARM_UP_WORKER_DATA } from "./src/worker/code-cache";
 
 /**
- * The run's worker bundle (dist/worker-bundle.cjs): src/worker/bundle.ts with everything it loads —
- * the Engine, the Lua runtime, the parser, the Host, the Harness and the official plugins (the
- * `@ai-sdk/*` packages excepted) — in one CommonJS file, which dist/worker.js (src/worker/loader.ts, built by tsup.config.ts first)
- * compiles through V8's code cache (docs/design/performance.md, docs/design/cli.md "Cold
+ * The run's worker thread script (dist/worker.cjs: src/worker/loader.ts, CommonJS so that the
+ * worker starts no ES module loader) and its bundle (dist/worker-bundle.cjs): src/worker/bundle.ts
+ * with everything it loads — the Engine, the Lua runtime, the parser, the Host, the Harness and
+ * the official plugins (the `@ai-sdk/*` packages excepted) — in one CommonJS file, which
+ * dist/worker.cjs compiles through V8's code cache (docs/design/performance.md, docs/design/cli.md "Cold
  * start"). After the build:
  * - wasmoon's glue.wasm is copied beside the bundle (wasmoon looks for it there);
  * - every dynamic `import(...)` left in the bundle (found by TypeScript's parser) becomes a call
@@ -61,7 +62,7 @@ function rewriteDynamicImports(): void {
 
 function writeCodeCache(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./dist/worker.js", import.meta.url), {
+    const worker = new Worker(new URL("./dist/worker.cjs", import.meta.url), {
       workerData: WARM_UP_WORKER_DATA,
     });
     worker.on("error", reject);
@@ -73,7 +74,7 @@ function writeCodeCache(): Promise<void> {
 }
 
 export default defineConfig({
-  entry: { "worker-bundle": "src/worker/bundle.ts" },
+  entry: { "worker-bundle": "src/worker/bundle.ts", worker: "src/worker/loader.ts" },
   format: ["cjs"],
   outExtension: () => ({ js: ".cjs" }),
   outDir: "dist",

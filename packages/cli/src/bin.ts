@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { readInputFile } from "@runvil/host/input-file";
+// Only what starts the run's worker is imported statically: every other module loads after the
+// worker thread has started (docs/design/performance.md).
 import type { InputBroker } from "@runvil/sdk";
 import { startupMark } from "./startup-marks";
 import { discardPrestartedRunWorker, prestartRunWorker } from "./worker/prestart";
@@ -9,8 +10,11 @@ startupMark("bin");
 // `runvil run` starts its worker thread before anything else loads, so the thread's start
 // overlaps loading commander and reading the prompt (docs/design/performance.md).
 if (process.argv[2] === "run") prestartRunWorker();
-const { runCli } = await import("./run-cli");
-const { terminalBroker } = await import("./terminal-broker");
+const [{ runCli }, { terminalBroker }, { readInputFile }] = await Promise.all([
+  import("./run-cli"),
+  import("./terminal-broker"),
+  import("@runvil/host/input-file"),
+]);
 startupMark("cli loaded");
 
 let broker: InputBroker | undefined;

@@ -12,7 +12,7 @@ import { startWorkerRun } from "../worker/worker-run";
  * happen, through a buffer of at most 64 KiB (docs/design/events.md "The events file").
  */
 
-const workerUrl = new URL("../../dist/worker.js", import.meta.url);
+const workerUrl = new URL("../../dist/worker.cjs", import.meta.url);
 afterAll(removeTestFolders);
 
 /** Lua that emits `count` store_op events (store.exists on names that do not exist). */

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -76,6 +77,24 @@ describe("loadCachedBundle", () => {
     const exports = loaded.exports as { load(): Promise<unknown>; builtin(): Promise<unknown> };
     expect(await exports.load()).toMatchObject({ beside: "found" });
     expect(await exports.builtin()).toHaveProperty("sep", "/");
+  });
+
+  it("imports a Node builtin as its exports and default, a function-valued one too", async () => {
+    const file = bundle(
+      "builtins",
+      `exports.module = () => ${BUNDLE_IMPORT_PARAMETER}("module"); exports.fs = () => ${BUNDLE_IMPORT_PARAMETER}("node:fs");`,
+    );
+    const exports = loadCachedBundle(file, `${file}.cache`).exports as {
+      module(): Promise<Record<string, unknown>>;
+      fs(): Promise<Record<string, unknown>>;
+    };
+    const { createRequire, default: moduleDefault } = await exports.module();
+    expect(typeof createRequire).toBe("function");
+    expect(moduleDefault).toBe(nodeModule);
+    const fs = await exports.fs();
+    expect(fs.readFileSync).toBe(readFileSync);
+    expect(fs.default).toHaveProperty("readFileSync", readFileSync);
+    expect(Object.isFrozen(fs)).toBe(true);
   });
 
   it("does not write a cache where it cannot, and says so", () => {

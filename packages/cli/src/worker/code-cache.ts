@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
@@ -12,7 +12,7 @@ import { Script } from "node:vm";
  */
 export const BUNDLE_IMPORT_PARAMETER = "$rvImp";
 
-/** The workerData that asks dist/worker.js (loader.ts) to run the warm-up and save the code cache. */
+/** The workerData that asks dist/worker.cjs (loader.ts) to run the warm-up and save the code cache. */
 export const WARM_UP_WORKER_DATA = "runvil:warm-up";
 
 /** What became of the code cache when a bundle was compiled. */
@@ -74,12 +74,15 @@ export function loadCachedBundle(file: string, cacheFile: string): CachedBundle 
   const module = { exports: {} as unknown };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const bundleUrl = pathToFileURL(file);
+  const requireFromBundle = createRequire(file);
   const importFromBundle = (specifier: string): Promise<unknown> =>
-    import(isRelative(specifier) ? new URL(specifier, bundleUrl).href : specifier);
+    isBuiltin(specifier)
+      ? Promise.resolve().then(() => builtinNamespace(requireFromBundle(specifier)))
+      : import(isRelative(specifier) ? new URL(specifier, bundleUrl).href : specifier);
   run.call(
     module.exports,
     module.exports,
-    createRequire(file),
+    requireFromBundle,
     module,
     file,
     dirname(file),
@@ -90,6 +93,27 @@ export function loadCachedBundle(file: string, cacheFile: string): CachedBundle 
     cacheState,
     saveCache: () => writeAtomically(cacheFile, () => script.createCachedData()),
   };
+}
+
+/**
+ * What `import()` of a Node builtin gives (its exports as named bindings, and itself as
+ * `default`), made from the builtin's `require`: a worker whose entry is CommonJS then never
+ * starts Node's ES module loader for wasmoon's `import("module")` (~10 ms of internal modules
+ * compiled in a fresh worker; docs/design/performance.md). Each binding is a getter, so a lazy
+ * property of the builtin (fs.promises) loads only when read.
+ */
+function builtinNamespace(exports: unknown): unknown {
+  const namespace: Record<string, unknown> = Object.create(null);
+  if ((typeof exports === "object" && exports !== null) || typeof exports === "function") {
+    for (const key of Object.keys(exports)) {
+      Object.defineProperty(namespace, key, {
+        enumerable: true,
+        get: () => (exports as Record<string, unknown>)[key],
+      });
+    }
+  }
+  Object.defineProperty(namespace, "default", { enumerable: true, value: exports });
+  return Object.freeze(namespace);
 }
 
 function isRelative(specifier: string): boolean {

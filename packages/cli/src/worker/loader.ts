@@ -1,12 +1,13 @@
 /**
- * The script of the thread a `runvil run` runs in (built as dist/worker.js). It sets the V8
+ * The script of the thread a `runvil run` runs in (built as dist/worker.cjs). It sets the V8
  * flags the run wants, loads the run's bundle (dist/worker-bundle.cjs, see bundle.ts)
  * through V8's code cache, and starts it with its workerData (a WorkerStart), or, in a worker
  * started early (PRESTART_WORKER_DATA, see prestart.ts), with the start its first
  * message hands it. With WARM_UP_WORKER_DATA as its workerData it runs the warm-up prompt
  * instead and saves the cache (the build does that). When the cache is missing or V8 refuses it
  * (another Node version, other Node options), the bundle compiles from source and a cache is
- * written for the next run, if the directory is writable.
+ * written for the next run, if the directory is writable. It is CommonJS (no top-level await),
+ * so a worker that loads no plugin or provider module never starts Node's ES module loader.
  * docs/design/performance.md and docs/design/cli.md "The worker".
  */
 import { dirname, join } from "node:path";
@@ -41,7 +42,7 @@ interface WorkerBundle {
  */
 function mainWhenStarted(entry: WorkerBundle): Promise<void> {
   const port = parentPort;
-  if (port === null) throw new Error("dist/worker.js runs only as a worker thread of runvil run");
+  if (port === null) throw new Error("dist/worker.cjs runs only as a worker thread of runvil run");
   return new Promise((resolve, reject) => {
     port.once("message", (message: PrestartMessage) => {
       entry.main(message.start).then(resolve, reject);
@@ -64,18 +65,28 @@ function cacheFileFor(bundleFile: string): string {
   return `${bundleFile}.${hash.toString(16).padStart(8, "0")}.cache`;
 }
 
-startupMark("worker started");
-setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
-const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
-const cacheFile = cacheFileFor(bundleFile);
-const bundle = loadCachedBundle(bundleFile, cacheFile);
-const entry = bundle.exports as WorkerBundle;
-startupMark(`bundle loaded (cache ${bundle.cacheState})`);
-if (workerData === WARM_UP_WORKER_DATA) {
-  await entry.warmUp();
-  if (!bundle.saveCache()) throw new Error(`could not write ${cacheFile}`);
-} else {
-  if (bundle.cacheState !== "accepted") bundle.saveCache();
-  if (workerData === PRESTART_WORKER_DATA) await mainWhenStarted(entry);
-  else await entry.main(workerData as WorkerStart);
+/** Loads the bundle and runs what the workerData asks for. */
+async function runWorker(): Promise<void> {
+  startupMark("worker started");
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
+  const cacheFile = cacheFileFor(bundleFile);
+  const bundle = loadCachedBundle(bundleFile, cacheFile);
+  const entry = bundle.exports as WorkerBundle;
+  startupMark(`bundle loaded (cache ${bundle.cacheState})`);
+  if (workerData === WARM_UP_WORKER_DATA) {
+    await entry.warmUp();
+    if (!bundle.saveCache()) throw new Error(`could not write ${cacheFile}`);
+  } else {
+    if (bundle.cacheState !== "accepted") bundle.saveCache();
+    if (workerData === PRESTART_WORKER_DATA) await mainWhenStarted(entry);
+    else await entry.main(workerData as WorkerStart);
+  }
 }
+
+// A failure is thrown again outside the promise, so the worker ends with it (its `error` event).
+runWorker().catch((error: unknown) => {
+  process.nextTick(() => {
+    throw error;
+  });
+});

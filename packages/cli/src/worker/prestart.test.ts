@@ -37,7 +37,7 @@ describe("the prestarted run worker", () => {
   });
 
   it("hands its start to the worker that was started early", async () => {
-    // A stand-in for dist/worker.js that sends back what it was handed.
+    // A stand-in for dist/worker.cjs that sends back what it was handed.
     const echo = new URL(
       `data:text/javascript,${encodeURIComponent(
         `import { parentPort, workerData } from "node:worker_threads";

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { startupMark } from "../startup-marks";
 import type { WorkerStart } from "./messages";
 
 /** The workerData of a run worker started before its request (see {@link prestartRunWorker}). */
@@ -20,15 +21,15 @@ interface Prestarted {
 let prestarted: Prestarted | undefined;
 
 /**
- * Starts the run's worker thread (dist/worker.js) before the request exists: bin.ts calls it
+ * Starts the run's worker thread (dist/worker.cjs) before the request exists: bin.ts calls it
  * first thing for `runvil run`, before commander loads and the prompt is read, so the thread's
  * start (Node's worker bootstrap, then the worker bundle's load) overlaps the main thread's own
  * work (docs/design/performance.md). The worker waits for its {@link PrestartMessage}. It does
  * not keep the process alive until a run takes it. Returns the worker; calling it again while
- * one waits returns that one. `url` is the worker script (default: worker.js beside this module,
- * i.e. dist/worker.js).
+ * one waits returns that one. `url` is the worker script (default: worker.cjs beside this module,
+ * i.e. dist/worker.cjs).
  */
-export function prestartRunWorker(url = new URL("./worker.js", import.meta.url)): Worker {
+export function prestartRunWorker(url = new URL("./worker.cjs", import.meta.url)): Worker {
   if (prestarted !== undefined) return prestarted.worker;
   const worker = new Worker(url, { workerData: PRESTART_WORKER_DATA });
   const entry: Prestarted = { worker, dead: false };
@@ -56,6 +57,7 @@ export function takePrestartedRunWorker(start: WorkerStart): Worker | undefined 
   const message: PrestartMessage = { type: "start", start };
   entry.worker.ref();
   entry.worker.postMessage(message);
+  startupMark("start posted");
   return entry.worker;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The run's side of the thread a `runvil run` runs in: it performs the request the main thread
  * hands over and posts the events, the progress, the operator's questions and the report back.
- * docs/design/cli.md "The worker". dist/worker.js (loader.ts) loads it, within the worker
+ * docs/design/cli.md "The worker". dist/worker.cjs (loader.ts) loads it, within the worker
  * bundle (bundle.ts), and calls `main` (docs/design/performance.md).
  */
 import { parentPort } from "node:worker_threads";
@@ -18,7 +18,7 @@ import { ProxyInputBroker } from "./proxy-input-broker";
 /** Runs the request `start` holds (the worker's workerData, or a prestarted worker's start message). */
 export async function main(start: WorkerStart): Promise<void> {
   const port = parentPort;
-  if (port === null) throw new Error("dist/worker.js runs only as a worker thread of runvil run");
+  if (port === null) throw new Error("dist/worker.cjs runs only as a worker thread of runvil run");
   const post = (message: FromWorker): void => port.postMessage(message);
   const controller = new AbortController();
   const stopController = new AbortController(); // SIGTERM (docs/design/stop.md)

@@ -8,7 +8,7 @@ import type { RunRequest } from "../run/run-request";
 import { startWorkerRun } from "./worker-run";
 
 /**
- * A stand-in for dist/worker.js: it plays the scenario named by the request's `args`, so the
+ * A stand-in for dist/worker.cjs: it plays the scenario named by the request's `args`, so the
  * main thread's side is tested without the Engine.
  */
 const FAKE_WORKER = `

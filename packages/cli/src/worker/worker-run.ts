@@ -28,7 +28,7 @@ export interface WorkerRunOptions extends RunListeners {
   readonly graceMs?: number;
   /** The stop deadline (default {@link STOP_DEADLINE_MS}). */
   readonly stopDeadlineMs?: number;
-  /** The worker script (default: worker.js beside this module, i.e. dist/worker.js). */
+  /** The worker script (default: worker.cjs beside this module, i.e. dist/worker.cjs). */
   readonly workerUrl?: URL;
 }
 
@@ -51,7 +51,9 @@ export function startWorkerRun(request: RunRequest, options: WorkerRunOptions): 
   const prestarted = options.workerUrl === undefined ? takePrestartedRunWorker(start) : undefined;
   const worker =
     prestarted ??
-    new Worker(options.workerUrl ?? new URL("./worker.js", import.meta.url), { workerData: start });
+    new Worker(options.workerUrl ?? new URL("./worker.cjs", import.meta.url), {
+      workerData: start,
+    });
   const send = (message: ToWorker): void => worker.postMessage(message);
   const asks = new Map<number, AbortController>();
   let grace: NodeJS.Timeout | undefined;

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunHandle } from "../run/run-handle";
 import { startWorkerRun } from "./worker-run";
 
-/** The built worker (dist/worker.js): the whole run, Engine and Harness included. */
-const workerUrl = new URL("../../dist/worker.js", import.meta.url);
+/** The built worker (dist/worker.cjs): the whole run, Engine and Harness included. */
+const workerUrl = new URL("../../dist/worker.cjs", import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), "runvil-worker-stop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -29,7 +29,7 @@ return text
 \`\`\`
 `;
 
-describe("stopping a worker run (dist/worker.js)", () => {
+describe("stopping a worker run (dist/worker.cjs)", () => {
   it("keeps the operator's question open through a stop, records the answer, ends stopped", async () => {
     const lines: string[] = [];
     let handle: RunHandle | undefined;

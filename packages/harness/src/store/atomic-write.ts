@@ -1,15 +1,44 @@
-import { randomBytes } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import type { DirectoryStoreFileSystem } from "./directory-fs";
+import { type DirectoryStoreFileSystem, errorCode } from "./directory-fs";
 import { TEMP_FILE_PREFIX } from "./limits";
 
 let tempCounter = 0;
 
-/** A fresh temporary file name: `.runvil-tmp-{pid}-{n}-{8 hex digits}`, never a valid path segment. */
+/**
+ * How many fresh names a write tries when its temporary file's name is taken (only a leftover of
+ * an earlier process that had the same pid can take it).
+ */
+export const TEMP_NAME_ATTEMPTS = 8;
+
+/**
+ * A fresh temporary file name: `.runvil-tmp-{pid}-{n}-{8 hex digits}`, never a valid path
+ * segment. The pid and this process's counter make it unique among running processes; the hex
+ * digits (Math.random: `node:crypto` would cost every worker run ~5 ms to load,
+ * docs/design/performance.md) only make a crashed earlier process's leftover under a reused pid
+ * unlikely to match, and a write that meets one takes another name (the file is opened `wx`).
+ */
 export function tempFileName(): string {
   tempCounter += 1;
-  return `${TEMP_FILE_PREFIX}-${process.pid}-${tempCounter}-${randomBytes(4).toString("hex")}`;
+  const hex = Math.floor(Math.random() * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, "0");
+  return `${TEMP_FILE_PREFIX}-${process.pid}-${tempCounter}-${hex}`;
+}
+
+/** Opens a new temporary file in `directory` (exclusively), with another name while one is taken. */
+async function openTemporary(
+  fs: DirectoryStoreFileSystem,
+  directory: string,
+): Promise<{ readonly temp: string; readonly handle: FileHandle }> {
+  for (let attempt = 1; ; attempt++) {
+    const temp = join(directory, tempFileName());
+    try {
+      return { temp, handle: await fs.open(temp, "wx", 0o666) };
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST" || attempt >= TEMP_NAME_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Flushes a directory's entries to disk; best effort (some systems cannot open a directory). */
@@ -39,15 +68,15 @@ export async function writeFileAtomically(
   bytes: Uint8Array,
   sync: boolean,
 ): Promise<void> {
-  const temp = join(directory, tempFileName());
-  let handle: FileHandle | undefined;
+  const opened = await openTemporary(fs, directory);
+  const { temp } = opened;
+  let handle: FileHandle | undefined = opened.handle;
   try {
-    handle = await fs.open(temp, "wx", 0o666);
     await handle.writeFile(bytes);
     if (sync) await handle.sync();
-    const opened = handle;
+    const written = handle;
     handle = undefined;
-    await opened.close();
+    await written.close();
     await fs.rename(temp, target);
   } catch (error) {
     await handle?.close().catch(() => undefined);
