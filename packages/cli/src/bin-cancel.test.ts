@@ -29,7 +29,22 @@ describe("Ctrl-C on the built runvil (a real child process)", () => {
       join(store, "started.txt"),
     );
     expect(exit.code).toBe(130);
-    expect(JSON.parse(exit.stdout)).toEqual({ outcome: "cancelled", var: {} });
+    expect(JSON.parse(exit.stdout)).toEqual({
+      outcome: "cancelled",
+      var: {},
+      usage: {
+        total: {
+          rounds: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          cachedInputTokens: 0,
+          reasoningTokens: 0,
+          costUsd: "0",
+          unpricedRounds: 0,
+        },
+        byModel: {},
+      },
+    });
     expect(exit.stderr).toBe("");
   });
 

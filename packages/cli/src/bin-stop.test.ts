@@ -25,7 +25,23 @@ describe("SIGTERM on the built runvil (a real child process)", () => {
       { signals: ["SIGTERM"] },
     );
     expect(exit.code).toBe(143);
-    expect(JSON.parse(exit.stdout)).toEqual({ outcome: "cancelled", stopped: true, var: {} });
+    expect(JSON.parse(exit.stdout)).toEqual({
+      outcome: "cancelled",
+      stopped: true,
+      var: {},
+      usage: {
+        total: {
+          rounds: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          cachedInputTokens: 0,
+          reasoningTokens: 0,
+          costUsd: "0",
+          unpricedRounds: 0,
+        },
+        byModel: {},
+      },
+    });
     expect(exit.stderr).toBe("");
   });
 

@@ -8,6 +8,20 @@ import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
 import { echoPluginDir } from "../test-plugin";
 
+/** The `usage` of a `--json` report of a run without model rounds. */
+const NO_USAGE = {
+  total: {
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: "0",
+    unpricedRounds: 0,
+  },
+  byModel: {},
+};
+
 const wordCount = readFileSync(
   fileURLToPath(new URL("../../../../examples/word-count/word-count.md", import.meta.url)),
   "utf8",
@@ -153,6 +167,7 @@ describe("runvil run", () => {
       outcome: "succeeded",
       result: "echo=2",
       var: { text: "echo echo", counts: { echo: 2 } },
+      usage: NO_USAGE,
     });
     const failed = memoryIo({ "failing.md": failing });
     expect(await runCli(["run", "failing.md", "--json"], failed)).toBe(1);
@@ -161,12 +176,14 @@ describe("runvil run", () => {
       outcome: string;
       error: { kind: string; causes: string[]; entry: string };
       var: unknown;
+      usage: unknown;
     };
     expect(report.outcome).toBe("failed");
     expect(report.error.kind).toBe("Lua");
     expect(report.error.causes).toEqual([]);
     expect(report.error.entry).toBe("0.1");
     expect(report.var).toEqual({});
+    expect(report.usage).toEqual(NO_USAGE);
   });
 
   it("refuses a bad --seed with exit 2 and accepts 2^64 - 1", async () => {
@@ -238,7 +255,12 @@ describe("runvil run", () => {
       const code = await runCli(json ? ["run", "spin.md", "--json"] : ["run", "spin.md"], io);
       expect(code).toBe(143);
       if (json) {
-        expect(JSON.parse(io.out)).toEqual({ outcome: "cancelled", stopped: true, var: {} });
+        expect(JSON.parse(io.out)).toEqual({
+          outcome: "cancelled",
+          stopped: true,
+          var: {},
+          usage: NO_USAGE,
+        });
         expect(io.err).toBe("");
       } else {
         expect([io.out, io.err]).toEqual(["", "run stopped\n"]);
@@ -390,6 +412,7 @@ describe("runvil run on a Host", () => {
       outcome: "failed",
       error: { kind: "RequirementsUnmet", message: notice, causes: [] },
       var: {},
+      usage: NO_USAGE,
     });
     expect(json.err).toBe("");
   });

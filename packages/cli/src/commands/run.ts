@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import type { Divergence } from "@runvil/journal";
-import type { RunResult } from "@runvil/protocol";
+import type { RunResult, RunUsage, TokenUsage } from "@runvil/protocol";
 import type { InputBroker } from "@runvil/sdk";
 import { formatRefusal } from "../format-parse-error";
 import type { CliIo } from "../io";
@@ -95,18 +95,48 @@ export function formatRunFailure(result: Extract<RunResult, { outcome: "failed" 
 }
 
 /**
+ * The `usage` of a `runvil run --json` object (docs/design/cli.md "`runvil run --json`"): the
+ * run's model rounds, tokens and cost in all (`total`) and by catalog model (`byModel`, keys
+ * sorted), each a TokenUsage as the run result holds it (`costUsd` exact decimal text, null when
+ * a round ran on a model without prices).
+ */
+export function usageJson(usage: RunUsage): {
+  total: TokenUsage;
+  byModel: Record<string, TokenUsage>;
+} {
+  return { total: usage.total, byModel: { ...usage.byModel } };
+}
+
+/** The usage of a run that made no model round (a refused prepare). */
+const NO_USAGE = {
+  total: {
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: "0",
+    unpricedRounds: 0,
+  },
+  byModel: {},
+} as const;
+
+/**
  * The `runvil run --json` object: outcome, result or error (`stopped: true` for a stopped
- * run), and the final `var`.
+ * run), the final `var`, and the run's `usage` (its tokens and cost).
  */
 export function runResultJson(result: RunResult): Record<string, unknown> {
+  const usage = usageJson(result.usage);
   if (result.outcome === "succeeded") {
-    return { outcome: result.outcome, result: result.result, var: result.var };
+    return { outcome: result.outcome, result: result.result, var: result.var, usage };
   }
   if (result.outcome === "failed") {
-    return { outcome: result.outcome, error: result.error, var: result.var };
+    return { outcome: result.outcome, error: result.error, var: result.var, usage };
   }
-  if (result.stopped === true) return { outcome: result.outcome, stopped: true, var: result.var };
-  return { outcome: result.outcome, var: result.var };
+  if (result.stopped === true) {
+    return { outcome: result.outcome, stopped: true, var: result.var, usage };
+  }
+  return { outcome: result.outcome, var: result.var, usage };
 }
 
 /** The `runvil run --json` object of a run its Host refused at prepare. */
@@ -115,6 +145,7 @@ export function refusalJson(notice: string): Record<string, unknown> {
     outcome: "failed",
     error: { kind: "RequirementsUnmet", message: notice, causes: [] },
     var: {},
+    usage: NO_USAGE,
   };
 }
 
@@ -350,17 +381,16 @@ function printEnd(
  * the cancel was on its way (it succeeded, failed, or never started) prints as it ended.
  */
 function printEscalatedStop(end: RunEnd, json: boolean, file: string, io: CliIo): number {
-  let variables: unknown;
+  let read: Record<string, unknown> = {};
   if (end.kind === "report") {
     const report = end.report;
     if (report.kind !== "finished" || report.result.outcome !== "cancelled") {
       return printEnd({ kind: "report", report }, json, file, io);
     }
-    variables = report.result.var;
+    read = { var: report.result.var, usage: usageJson(report.result.usage) };
   }
   if (json) {
-    const value = variables === undefined ? {} : { var: variables };
-    io.stdout(`${losslessJson({ outcome: "cancelled", stopped: true, ...value })}\n`);
+    io.stdout(`${losslessJson({ outcome: "cancelled", stopped: true, ...read })}\n`);
   } else {
     io.stderr(`${end.kind === "terminated" ? STOP_TERMINATED_MESSAGE : STOP_ESCALATED_MESSAGE}\n`);
   }

@@ -110,6 +110,46 @@ describe("runvil run against a local OpenAI-compatible server", () => {
     expect(code).toBe(0);
   });
 
+  it("reports the run's tokens and cost with --json, in all and by model (the built command)", async () => {
+    const config = configFor(baseURL);
+    const priced = JSON.parse(readFileSync(config, "utf8"));
+    priced.providers.local.models.qwen3.prices = { inputPerMillion: 0.5, outputPerMillion: 1.5 };
+    writeFileSync(config, JSON.stringify(priced));
+    const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [bin, "run", promptFile, "--config", config, "--args", ISSUE, "--json", "--no-record"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+    });
+    child.stderr.on("data", (d) => {
+      err += String(d);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect([code, err]).toEqual([0, ""]);
+    // Two rounds (the 429 before the first is a retry, not a round): 180 + 230 input tokens at
+    // $0.5 per million, 24 + 14 output at $1.5: $0.000205 + $0.000057.
+    const usage = {
+      rounds: 2,
+      inputTokens: 410,
+      outputTokens: 38,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+      costUsd: "0.000262",
+      unpricedRounds: 0,
+    };
+    expect(JSON.parse(out)).toEqual({
+      outcome: "succeeded",
+      result: RESULT,
+      var: { issue: ISSUE, labels: ["bug", "docs"] },
+      usage: { total: usage, byModel: { "local:qwen3": usage } },
+    });
+  });
+
   it("lists the catalog and the binding of the example's role", async () => {
     const config = configFor(baseURL);
     const io = memoryIo({ "issue-triage.md": prompt });
