@@ -3,7 +3,7 @@ import { MemoryStore, RunPort, readAllFiles } from "@runvil/harness";
 import { modelPortFor, type PluginEntry, toolDispatcherFor } from "@runvil/host";
 import { loadLuaRuntime } from "@runvil/lua";
 import { createPromptParser, type Prompt, type PromptParser } from "@runvil/parser";
-import type { RunEvent, RunResult, TokenUsage } from "@runvil/protocol";
+import type { RunBudget, RunEvent, RunResult, TokenUsage } from "@runvil/protocol";
 import type { RunRecord } from "./run-record";
 import { createScenarioHost, type ScenarioHostSetup } from "./scenario-host";
 import { boundModelId, type ScenarioCase, type ScenarioModels } from "./scenario-types";
@@ -20,6 +20,8 @@ export interface ExecuteCaseOptions {
   timeoutMs?: number;
   /** Extra plugins for the case's Host (see scenarioGuardedEntry). */
   plugins?: readonly PluginEntry[];
+  /** The Host's budget (a `runvil.config.json`'s `budget`): the tighter of it and the frontmatter's applies. */
+  budget?: RunBudget;
   /** The path the prompt is parsed under when the case has no `prompt_file` (its scenario file). */
   file?: string;
   /** Called with each run event as it is emitted (after it is recorded): progress, tests. */
@@ -144,7 +146,7 @@ export async function executeCase(
     const roles = parsed.prompt.frontmatter.models.map((role) => role.label);
     const stray = strayBindings(scenarioCase.models, roles);
     if (stray !== undefined) return { failure: stray, toolErrors };
-    const setup = await createScenarioHost(scenarioCase, options.plugins);
+    const setup = await createScenarioHost(scenarioCase, options.plugins, options.budget);
     try {
       return await runOnHost(
         engine,

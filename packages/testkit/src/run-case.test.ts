@@ -83,6 +83,39 @@ describe("runScenarioCase", () => {
     expect(result.status).toBe("passed");
   });
 
+  it("holds the run to the budget given in the options, the tighter of it and the frontmatter's", async () => {
+    const text = prompt(
+      "models.use('writer')\nreturn models.infer('a') .. models.infer('b')",
+    ).replace(
+      "runvil: 0\n",
+      "runvil: 0\nmodels:\n  writer: { max_output_tokens: 10 }\nbudget: { run: { max_tokens: 1000 } }\n",
+    );
+    const indented = text
+      .split("\n")
+      .map((line) => `      ${line}`)
+      .join("\n");
+    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n${[
+      "    models:",
+      "      replies:",
+      '        - { text: "one", usage: { input: 30, output: 10 } }',
+      '        - { text: "two", usage: { input: 30, output: 10 } }',
+      "    expect:",
+      "      outcome: failed",
+      '      error: { kind: Quota, message_contains: "(run.max_tokens, from the Host\'s config)" }',
+      "      events: [{ type: budget_exceeded, turn: 2, from: host, limit: 50, spent: 40 }]",
+    ].join("\n")}\n`;
+    const budgeted = await runScenarioCase("cases.yaml", firstCase(yaml), {
+      budget: { run: { maxTokens: 50 } },
+    });
+    expect(budgeted.mismatches).toEqual([]);
+    expect(budgeted.status).toBe("passed");
+    // A looser Host budget leaves the frontmatter's 1,000 tokens in charge: both rounds run.
+    const loose = await runScenarioCase("cases.yaml", firstCase(yaml), {
+      budget: { run: { maxTokens: 5000 } },
+    });
+    expect(loose.mismatches.map((m) => m.path)).toContain("expect.outcome");
+  });
+
   it("fails a case whose model asks for more rounds than it scripts", async () => {
     const text = prompt("models.use('writer')\nmessages:user('go')\nreturn models.loop()").replace(
       "runvil: 0\n",

@@ -1,5 +1,5 @@
 import type { PluginEntry } from "@runvil/host";
-import type { RunEvent } from "@runvil/protocol";
+import type { RunBudget, RunEvent } from "@runvil/protocol";
 import { executeCase } from "./execute-case";
 import { checkExpectations } from "./expectations";
 import { type CaseResult, checkedCaseResult, skippedCaseResult } from "./report";
@@ -16,6 +16,12 @@ export interface RunCaseOptions {
    * provider and the models: a plugin's offers of those are ignored.
    */
   plugins?: readonly PluginEntry[];
+  /**
+   * The budget every case's run is held to besides its frontmatter's, the tighter winning: the
+   * `budget` of the `runvil.config.json` found beside the scenario file (what `runvil test`
+   * passes), so a case runs under the limits `runvil run` would apply (docs/design/budgets.md).
+   */
+  budget?: RunBudget;
   /** Called with each run event as it is emitted: progress, tests. */
   onEvent?: (event: RunEvent) => void;
 }

@@ -1,4 +1,5 @@
 import { createHost, type Host, type PluginEntry } from "@runvil/host";
+import type { RunBudget } from "@runvil/protocol";
 import { INPUT_BROKER, SEARCH_PROVIDER } from "@runvil/sdk";
 import { scenarioPacks } from "./fixture-packs";
 import { FixtureSearchProvider } from "./fixture-web";
@@ -25,12 +26,14 @@ export interface ScenarioHostSetup {
  * fixture Packs of `host.fixture_tools` / `host.fixture_preludes`, the `host.unavailable`
  * reasons, the services of `host.services` (the scripted operator, the fixture search
  * provider), the scripted model provider, and the user's `plugins` (guarded: see
- * {@link scenarioGuardedEntry}). Rejects as createHost does (a HostSetupError for a plugin
+ * {@link scenarioGuardedEntry}), and the `budget` of their configuration, which every run of
+ * the Host is held to as `runvil run` holds it (docs/design/budgets.md). Rejects as createHost does (a HostSetupError for a plugin
  * that breaks the Host's rules).
  */
 export async function createScenarioHost(
   scenarioCase: ScenarioCase,
   plugins: readonly PluginEntry[] = [],
+  budget?: RunBudget,
 ): Promise<ScenarioHostSetup> {
   const broker = new ScriptedInputBroker(scenarioCase.operator);
   const search = new FixtureSearchProvider(scenarioCase.web.search);
@@ -45,6 +48,7 @@ export async function createScenarioHost(
   const host = await createHost({
     plugins: [{ plugin: scenarioPlugin(packs, models) }, ...plugins.map(scenarioGuardedEntry)],
     services,
+    ...(budget === undefined ? {} : { budget }),
   });
   return { host, broker, search, models };
 }

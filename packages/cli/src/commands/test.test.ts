@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
 import { echoPluginDir } from "../test-plugin";
+import { testCommand } from "./test";
 
 const prompt = `---
 name: t
@@ -23,6 +24,34 @@ var.n = 2
 return 'hi ' .. args
 \`\`\`
 `;
+
+/** A budgeted-digest-style prompt with no budget of its own: one model round per note. */
+const DIGEST = `---
+name: digest
+description: Summarises each note with a model.
+runvil: 0
+models:
+  writer:
+    model: small-model
+    max_output_tokens: 200
+---
+
+# Digest
+
+## Summarise
+
+\`\`\`lua
+models.use('writer')
+local lines = {}
+for note in args:gmatch('[^;]+') do
+  lines[#lines + 1] = '- ' .. models.infer('Note: ' .. note)
+end
+return table.concat(lines, '\\n')
+\`\`\`
+`;
+
+/** The case thread script (built); the threaded run of a case. */
+const workerUrl = new URL("../../dist/test-worker.js", import.meta.url);
 
 function scenarioDir(cases: string): string {
   const dir = mkdtempSync(join(tmpdir(), "runvil-test-cmd-"));
@@ -142,6 +171,56 @@ describe("runvil test", () => {
     expect(await runCli(["test", elsewhere], without)).toBe(1);
     expect(without.out).toContain(
       "it failed with RequirementsUnmet: the environment cannot satisfy",
+    );
+  });
+
+  it("holds every case to the budget of the runvil.config.json beside it, in this thread and in case threads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "runvil-test-budget-"));
+    writeFileSync(
+      join(dir, "runvil.config.json"),
+      '{ "plugins": [], "budget": { "run": { "max_cost_usd": 0.005 } } }',
+    );
+    writeFileSync(join(dir, "digest.md"), DIGEST);
+    const reply = (text: string) =>
+      `        - { text: "${text}", usage: { input: 2000, output: 100 } }\n`;
+    const digestCase = (name: string, notes: string[], expect: string) =>
+      `  - name: ${name}\n    prompt_file: digest.md\n    args: "${notes.join(";")}"\n` +
+      "    models:\n      catalog:\n        small-model: { prices: { input: 0.5, output: 1.5 } }\n" +
+      `      bind: { writer: small-model }\n      replies:\n${notes.map(reply).join("")}${expect}`;
+    writeFileSync(
+      join(dir, "digest.scenarios.yaml"),
+      `cases:\n${digestCase("two notes fit the configured budget", ["one", "two"], '    expect: { result: "- one\\n- two", usage: { cost_usd: "0.0023" } }\n')}${digestCase(
+        "the configured budget stops a long digest at the round that crosses it",
+        ["a", "b", "c", "d", "e", "f"],
+        [
+          "    expect:",
+          "      outcome: failed",
+          "      error:",
+          "        kind: Quota",
+          '        message: "budget exceeded: model round 5 of section Summarise on small-model (role writer) cost $0.00115, bringing the run to $0.00575 of its $0.005 budget (run.max_cost_usd, from the Host\'s config)"',
+          "      model_requests: [{}, {}, {}, {}, {}]",
+          "      events: [{ type: budget_exceeded, turn: 5, scope: run, from: host, check: actual }]",
+          "",
+        ].join("\n"),
+      )}`,
+    );
+    const io = memoryIo({});
+    expect(await runCli(["test", dir], io)).toBe(0);
+    expect(io.out.trim().split("\n").at(-1)).toBe("2 passed, 0 failed");
+    const threaded = memoryIo({});
+    const code = await testCommand(
+      [dir],
+      { json: false, verbose: false, timeoutMs: 10_000, threads: { workerUrl, graceMs: 500 } },
+      { ...threaded, runInWorker: true },
+    );
+    expect([code, threaded.out.trim().split("\n").at(-1)]).toEqual([0, "2 passed, 0 failed"]);
+    // The same cases without the configuration: the long digest is not stopped.
+    writeFileSync(join(dir, "runvil.config.json"), '{ "plugins": [] }');
+    const unbudgeted = memoryIo({});
+    expect(await runCli(["test", dir], unbudgeted)).toBe(1);
+    expect(unbudgeted.out.trim().split("\n").at(-1)).toBe("1 passed, 1 failed");
+    expect(unbudgeted.out).toContain(
+      "expect.outcome: expected the run to end failed, but it succeeded",
     );
   });
 

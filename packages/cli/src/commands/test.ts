@@ -1,4 +1,3 @@
-import type { PluginEntry } from "@runvil/host";
 import {
   type CaseResult,
   collectScenarioFiles,
@@ -12,7 +11,7 @@ import {
   skippedCaseResult,
   toJsonReport,
 } from "@runvil/testkit";
-import { ConfigPlugins } from "../host/config-plugins";
+import { type ScenarioConfig, ScenarioConfigs } from "../host/scenario-configs";
 import type { CliIo } from "../io";
 import type { CasePoolOptions } from "../test-pool/case-pool";
 import type { CaseJob } from "../test-pool/messages";
@@ -35,22 +34,23 @@ export interface TestOptions {
 }
 
 /**
- * The plugins each scenario file's cases add to their Host (from the runvil.config.json found
- * from the file's directory upward), or the configuration's error message.
+ * The plugins each scenario file's cases add to their Host and the budget they run under (from
+ * the runvil.config.json found from the file's directory upward), or the configuration's error
+ * message.
  */
-async function pluginsPerFile(
+async function configPerFile(
   files: readonly ScenarioFile[],
-): Promise<Map<string, readonly PluginEntry[]> | string> {
-  const configs = new ConfigPlugins();
-  const plugins = new Map<string, readonly PluginEntry[]>();
+): Promise<Map<string, ScenarioConfig> | string> {
+  const configs = new ScenarioConfigs();
+  const byFile = new Map<string, ScenarioConfig>();
   for (const file of files) {
     try {
-      plugins.set(file.path, await configs.for(file.path));
+      byFile.set(file.path, await configs.for(file.path));
     } catch (error) {
       return `${file.path}: Host error: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
-  return plugins;
+  return byFile;
 }
 
 /**
@@ -88,7 +88,7 @@ async function runInThreads(
 async function runInThisThread(
   files: readonly ScenarioFile[],
   options: TestOptions,
-  plugins: Map<string, readonly PluginEntry[]>,
+  configs: Map<string, ScenarioConfig>,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const file of files) {
@@ -96,7 +96,7 @@ async function runInThisThread(
       results.push(
         await runScenarioCase(file.path, scenarioCase, {
           timeoutMs: options.timeoutMs,
-          plugins: plugins.get(file.path) ?? [],
+          ...(configs.get(file.path) ?? { plugins: [] }),
         }),
       );
     }
@@ -126,14 +126,14 @@ export async function testCommand(
     throw error;
   }
   if (options.filter !== undefined) files = filterCases(files, options.filter);
-  const plugins = await pluginsPerFile(files.filter((file) => file.cases.length > 0));
-  if (typeof plugins === "string") {
-    io.stderr(`${plugins}\n`);
+  const configs = await configPerFile(files.filter((file) => file.cases.length > 0));
+  if (typeof configs === "string") {
+    io.stderr(`${configs}\n`);
     return 1;
   }
   const results = io.runInWorker
     ? await runInThreads(files, options)
-    : await runInThisThread(files, options, plugins);
+    : await runInThisThread(files, options, configs);
   if (options.json) io.stdout(`${JSON.stringify(toJsonReport(results), null, 2)}\n`);
   else {
     const report = formatReport(results, { verbose: options.verbose });

@@ -8,20 +8,20 @@ import { parentPort } from "node:worker_threads";
 import { loadEngine } from "@runvil/engine";
 import { loadLuaRuntime } from "@runvil/lua";
 import { checkedCaseResult, runScenarioCase } from "@runvil/testkit";
-import { ConfigPlugins } from "../host/config-plugins";
+import { ScenarioConfigs } from "../host/scenario-configs";
 import type { FromCaseThread, ToCaseThread } from "./messages";
 
 const port = parentPort;
 if (port === null) throw new Error("dist/test-worker.js runs only as a case thread of runvil test");
 const post = (message: FromCaseThread): void => port.postMessage(message);
-const configs = new ConfigPlugins();
+const configs = new ScenarioConfigs();
 
 port.on("message", (message: ToCaseThread) => {
   const { id, job, timeoutMs } = message;
   post({ type: "started", id });
   configs
     .for(job.file)
-    .then((plugins) => runScenarioCase(job.file, job.scenarioCase, { timeoutMs, plugins }))
+    .then((config) => runScenarioCase(job.file, job.scenarioCase, { timeoutMs, ...config }))
     .catch((error: unknown) => {
       const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
       return checkedCaseResult(job.file, job.scenarioCase, [], `the runner failed: ${text}`);
