@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Exit, promptDir, removeTestFolders, signalWhen, stuckPrompt } from "./test-bin";
+import { NO_USAGE_JSON } from "./test-usage";
 
 afterAll(removeTestFolders);
 
@@ -32,18 +33,7 @@ describe("Ctrl-C on the built runvil (a real child process)", () => {
     expect(JSON.parse(exit.stdout)).toEqual({
       outcome: "cancelled",
       var: {},
-      usage: {
-        total: {
-          rounds: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          cachedInputTokens: 0,
-          reasoningTokens: 0,
-          costUsd: "0",
-          unpricedRounds: 0,
-        },
-        byModel: {},
-      },
+      usage: NO_USAGE_JSON,
     });
     expect(exit.stderr).toBe("");
   });

@@ -16,12 +16,17 @@ function firstCase(yaml: string) {
   return scenarioCase;
 }
 
-function caseWith(lua: string, extra: string): string {
-  const indented = prompt(lua)
+/** A scenario file with one case `c` whose inline prompt is `text`, then the case's `extra` keys. */
+function caseOfPrompt(text: string, extra: string): string {
+  const indented = text
     .split("\n")
     .map((line) => `      ${line}`)
     .join("\n");
   return `cases:\n  - name: c\n    prompt: |\n${indented}\n${extra}`;
+}
+
+function caseWith(lua: string, extra: string): string {
+  return caseOfPrompt(prompt(lua), extra);
 }
 
 describe("runScenarioCase", () => {
@@ -63,21 +68,20 @@ describe("runScenarioCase", () => {
       "runvil: 0\n",
       "runvil: 0\nmodels:\n  writer: {}\n",
     );
-    const indented = text
-      .split("\n")
-      .map((line) => `      ${line}`)
-      .join("\n");
-    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n${[
-      "    models:",
-      "      replies:",
-      "        - tool_calls: [ { id: call_1, name: grab, arguments: { value: x } } ]",
-      '        - text: "done"',
-      "    expect:",
-      '      result: "done|grabbed x"',
-      "      model_requests:",
-      "        - { tools: [grab], messages: 1, tool_definitions: [ { name: grab, description: Grab a value } ] }",
-      "        - { tools: [grab], messages: 3 }",
-    ].join("\n")}\n`;
+    const yaml = caseOfPrompt(
+      text,
+      `${[
+        "    models:",
+        "      replies:",
+        "        - tool_calls: [ { id: call_1, name: grab, arguments: { value: x } } ]",
+        '        - text: "done"',
+        "    expect:",
+        '      result: "done|grabbed x"',
+        "      model_requests:",
+        "        - { tools: [grab], messages: 1, tool_definitions: [ { name: grab, description: Grab a value } ] }",
+        "        - { tools: [grab], messages: 3 }",
+      ].join("\n")}\n`,
+    );
     const result = await runScenarioCase("cases.yaml", firstCase(yaml));
     expect(result.mismatches).toEqual([]);
     expect(result.status).toBe("passed");
@@ -90,20 +94,19 @@ describe("runScenarioCase", () => {
       "runvil: 0\n",
       "runvil: 0\nmodels:\n  writer: { max_output_tokens: 10 }\nbudget: { run: { max_tokens: 1000 } }\n",
     );
-    const indented = text
-      .split("\n")
-      .map((line) => `      ${line}`)
-      .join("\n");
-    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n${[
-      "    models:",
-      "      replies:",
-      '        - { text: "one", usage: { input: 30, output: 10 } }',
-      '        - { text: "two", usage: { input: 30, output: 10 } }',
-      "    expect:",
-      "      outcome: failed",
-      '      error: { kind: Quota, message_contains: "(run.max_tokens, from the Host\'s config)" }',
-      "      events: [{ type: budget_exceeded, turn: 2, from: host, limit: 50, spent: 40 }]",
-    ].join("\n")}\n`;
+    const yaml = caseOfPrompt(
+      text,
+      `${[
+        "    models:",
+        "      replies:",
+        '        - { text: "one", usage: { input: 30, output: 10 } }',
+        '        - { text: "two", usage: { input: 30, output: 10 } }',
+        "    expect:",
+        "      outcome: failed",
+        '      error: { kind: Quota, message_contains: "(run.max_tokens, from the Host\'s config)" }',
+        "      events: [{ type: budget_exceeded, turn: 2, from: host, limit: 50, spent: 40 }]",
+      ].join("\n")}\n`,
+    );
     const budgeted = await runScenarioCase("cases.yaml", firstCase(yaml), {
       budget: { run: { maxTokens: 50 } },
     });
@@ -121,11 +124,7 @@ describe("runScenarioCase", () => {
       "runvil: 0\n",
       "runvil: 0\nmodels:\n  writer: {}\n",
     );
-    const indented = text
-      .split("\n")
-      .map((line) => `      ${line}`)
-      .join("\n");
-    const yaml = `cases:\n  - name: c\n    prompt: |\n${indented}\n    expect: { outcome: failed }\n`;
+    const yaml = caseOfPrompt(text, `    expect: { outcome: failed }\n`);
     const result = await runScenarioCase("cases.yaml", firstCase(yaml));
     expect(result.status).toBe("failed");
     expect(result.failure).toBe("the scenario scripts no model reply for round 1");

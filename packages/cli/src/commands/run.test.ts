@@ -7,20 +7,7 @@ import { losslessJson } from "../lossless-json";
 import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
 import { echoPluginDir } from "../test-plugin";
-
-/** The `usage` of a `--json` report of a run without model rounds. */
-const NO_USAGE = {
-  total: {
-    rounds: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    costUsd: "0",
-    unpricedRounds: 0,
-  },
-  byModel: {},
-};
+import { NO_USAGE_JSON } from "../test-usage";
 
 const wordCount = readFileSync(
   fileURLToPath(new URL("../../../../examples/word-count/word-count.md", import.meta.url)),
@@ -167,7 +154,7 @@ describe("runvil run", () => {
       outcome: "succeeded",
       result: "echo=2",
       var: { text: "echo echo", counts: { echo: 2 } },
-      usage: NO_USAGE,
+      usage: NO_USAGE_JSON,
     });
     const failed = memoryIo({ "failing.md": failing });
     expect(await runCli(["run", "failing.md", "--json"], failed)).toBe(1);
@@ -183,7 +170,7 @@ describe("runvil run", () => {
     expect(report.error.causes).toEqual([]);
     expect(report.error.entry).toBe("0.1");
     expect(report.var).toEqual({});
-    expect(report.usage).toEqual(NO_USAGE);
+    expect(report.usage).toEqual(NO_USAGE_JSON);
   });
 
   it("refuses a bad --seed with exit 2 and accepts 2^64 - 1", async () => {
@@ -259,7 +246,7 @@ describe("runvil run", () => {
           outcome: "cancelled",
           stopped: true,
           var: {},
-          usage: NO_USAGE,
+          usage: NO_USAGE_JSON,
         });
         expect(io.err).toBe("");
       } else {
@@ -412,7 +399,7 @@ describe("runvil run on a Host", () => {
       outcome: "failed",
       error: { kind: "RequirementsUnmet", message: notice, causes: [] },
       var: {},
-      usage: NO_USAGE,
+      usage: NO_USAGE_JSON,
     });
     expect(json.err).toBe("");
   });
