@@ -46,6 +46,8 @@ export class ScriptedOpenAiServer {
   readonly bodies: unknown[] = [];
   readonly #answers: ScriptedAnswer[];
   readonly #holds = new Map<number, Promise<void>>();
+  #paused: Promise<void> | undefined;
+  #held = 0;
   readonly #answerFor: AnswerFor | undefined;
   readonly #server: Server;
 
@@ -58,6 +60,11 @@ export class ScriptedOpenAiServer {
       const body: unknown = JSON.parse(text === "" ? "null" : text);
       this.bodies.push(body);
       await this.#holds.get(this.bodies.length);
+      while (this.#paused !== undefined) {
+        this.#held += 1;
+        await this.#paused;
+        this.#held -= 1;
+      }
       const answer = this.#answerFor === undefined ? this.#answers.shift() : this.#answerFor(body);
       if (answer === undefined) {
         res
@@ -89,6 +96,26 @@ export class ScriptedOpenAiServer {
       }),
     );
     return release;
+  }
+
+  /**
+   * Holds every request (those arriving and those not yet answered) until the returned function
+   * is called, so a test can have model rounds open and answer them all at a moment it picks.
+   */
+  pause(): () => void {
+    let release = () => {};
+    this.#paused = new Promise<void>((resolve) => {
+      release = () => {
+        this.#paused = undefined;
+        resolve();
+      };
+    });
+    return release;
+  }
+
+  /** Requests held by `pause` now. */
+  get held(): number {
+    return this.#held;
   }
 
   /** Listens on a free port and resolves with the base URL of its API (`http://127.0.0.1:N/v1`). */

@@ -8,6 +8,10 @@ export interface PoolOptions {
   readonly schema: string;
   /** At most this many connections. */
   readonly maxConnections: number;
+  /** A connect that gets no answer fails after this long (ms; default: it waits as long as TCP does). */
+  readonly connectTimeoutMs?: number;
+  /** A query that gets no answer fails after this long (ms; default: no limit). */
+  readonly queryTimeoutMs?: number;
 }
 
 /**
@@ -24,6 +28,10 @@ export function openPool(url: string, options: PoolOptions): Pg.Pool {
     connectionString: url,
     max: options.maxConnections,
     options: `-c search_path=${options.schema}`,
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectionTimeoutMillis: options.connectTimeoutMs }),
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
   });
   pool.on("error", () => {}); // an idle client's loss is seen at its next query
   return pool;

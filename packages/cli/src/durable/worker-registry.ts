@@ -35,6 +35,8 @@ export interface WorkerRow {
 export class WorkerRegistry {
   readonly #pool: Pg.Pool;
   readonly executorId: string;
+  /** When this worker last failed to reach the database (Date.now()), if it ever did. */
+  #lastFailureAt: number | undefined;
 
   private constructor(pool: Pg.Pool, executorId: string) {
     this.#pool = pool;
@@ -43,7 +45,13 @@ export class WorkerRegistry {
 
   /** Opens the registry in `schema` of the database at `url` (creating its table). */
   static async open(url: string, schema: string, executorId: string): Promise<WorkerRegistry> {
-    const pool = openPool(url, { schema, maxConnections: 2 });
+    // A beat never hangs on a server that does not answer: it fails and is tried again.
+    const pool = openPool(url, {
+      schema,
+      maxConnections: 2,
+      connectTimeoutMs: 5000,
+      queryTimeoutMs: 10_000,
+    });
     try {
       await underSchemaLock(pool, { lock: "runvil_workers", schema }, (client) =>
         client.query(WORKERS_TABLE),
@@ -68,10 +76,22 @@ export class WorkerRegistry {
 
   /** Refreshes this worker's heartbeat. */
   async beat(): Promise<void> {
-    await this.#pool.query(
-      "UPDATE runvil_workers SET heartbeat_at = now() WHERE executor_id = $1 AND stopped_at IS NULL",
-      [this.executorId],
+    await this.#noting(() =>
+      this.#pool.query(
+        "UPDATE runvil_workers SET heartbeat_at = now() WHERE executor_id = $1 AND stopped_at IS NULL",
+        [this.executorId],
+      ),
     );
+  }
+
+  /** Runs `operation`, noting when it fails (the database was out of reach). */
+  async #noting<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      this.#lastFailureAt = Date.now();
+      throw error;
+    }
   }
 
   /**
@@ -79,8 +99,27 @@ export class WorkerRegistry {
    * ids to `recover` inside the claim's transaction: if `recover` fails (or this worker dies), the
    * claim is rolled back and the next live worker claims them again. Resolves with what
    * `recover` returned per claimed executor.
+   *
+   * Silence is evidence of death only while the database could hear: nobody is claimed until the
+   * server has been up for `deadAfterSeconds` (a restarted server: every worker's heartbeat
+   * stopped with it), nor by a worker that failed a heartbeat in the last
+   * `deadAfterSeconds` (an outage of the network: the others could not beat either). After an
+   * outage every live worker has beaten again before anyone is taken for dead.
    */
   async recoverDead<T>(
+    deadAfterSeconds: number,
+    recover: (executorIds: readonly string[]) => Promise<T>,
+  ): Promise<{ readonly executorIds: readonly string[]; readonly recovered: T } | undefined> {
+    if (
+      this.#lastFailureAt !== undefined &&
+      Date.now() - this.#lastFailureAt < deadAfterSeconds * 1000
+    ) {
+      return undefined;
+    }
+    return this.#claim(deadAfterSeconds, recover);
+  }
+
+  async #claim<T>(
     deadAfterSeconds: number,
     recover: (executorIds: readonly string[]) => Promise<T>,
   ): Promise<{ readonly executorIds: readonly string[]; readonly recovered: T } | undefined> {
@@ -95,6 +134,7 @@ export class WorkerRegistry {
            SELECT executor_id FROM runvil_workers
            WHERE executor_id <> $1 AND stopped_at IS NULL
              AND heartbeat_at < now() - make_interval(secs => $2)
+             AND pg_postmaster_start_time() < now() - make_interval(secs => $2)
            FOR UPDATE SKIP LOCKED)
          RETURNING executor_id`,
         [this.executorId, deadAfterSeconds],

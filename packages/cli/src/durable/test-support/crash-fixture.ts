@@ -126,12 +126,30 @@ export const crashAnswers: AnswerFor = (body) => ({
   ],
 });
 
-/** A folder with the prompt, the count plugin and a runvil.config.json pointing at `baseURL`. */
-export function crashFixture(baseURL: string): { dir: string; prompt: string; config: string } {
+/**
+ * The crash prompt with an operator ask: a run whose argument starts with `ask` asks first and
+ * folds the answer into its work (`user-input` declared for it).
+ */
+export const ASKING_CRASH_PROMPT = CRASH_PROMPT.replace(
+  "uses: [test/count]",
+  "uses: [test/count, user-input]",
+).replace(
+  "var.n = args\n",
+  "var.n = args\nif args:match('^ask') then var.n = args .. '=' .. input.ask() end\n",
+);
+
+/**
+ * A folder with the prompt (`text`, the crash prompt by default), the count plugin and a
+ * runvil.config.json pointing at `baseURL`.
+ */
+export function crashFixture(
+  baseURL: string,
+  text: string = CRASH_PROMPT,
+): { dir: string; prompt: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), "runvil-durable-crash-"));
   writeFileSync(join(dir, "count-plugin.mjs"), COUNT_PLUGIN);
   const prompt = join(dir, "crash.md");
-  writeFileSync(prompt, CRASH_PROMPT);
+  writeFileSync(prompt, text);
   const config = join(dir, "runvil.config.json");
   writeFileSync(
     config,

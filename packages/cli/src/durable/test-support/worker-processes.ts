@@ -12,6 +12,7 @@ export class WorkerSlot {
   readonly #env: NodeJS.ProcessEnv;
   #child: ChildProcess | undefined;
   #exited: Promise<number | null> = Promise.resolve(null);
+  #exitedBy: string | undefined;
 
   constructor(executorId: string, args: readonly string[], env: NodeJS.ProcessEnv) {
     this.executorId = executorId;
@@ -21,6 +22,11 @@ export class WorkerSlot {
 
   get alive(): boolean {
     return this.#child !== undefined;
+  }
+
+  /** How the current process ended on its own (`code 1`, `signal SIGKILL`), undefined while it runs. */
+  get exitedBy(): string | undefined {
+    return this.#exitedBy;
   }
 
   get pid(): number | undefined {
@@ -37,7 +43,13 @@ export class WorkerSlot {
     const pid = child.pid;
     child.stdout?.on("data", (data) => this.log.push(`[${pid}] ${String(data)}`));
     child.stderr?.on("data", (data) => this.log.push(`[${pid}] ${String(data)}`));
-    this.#exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    this.#exitedBy = undefined;
+    this.#exited = new Promise((resolve) =>
+      child.on("exit", (code, signal) => {
+        this.#exitedBy = code === null ? `signal ${String(signal)}` : `code ${code}`;
+        resolve(code);
+      }),
+    );
     this.#child = child;
   }
 
@@ -87,3 +99,33 @@ export function seededRandom(seed: number): () => number {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** What a `runvil` process printed and its exit code. */
+export interface CliProcessResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built `runvil` with `args` in a process of its own and resolves when it exits. */
+export function runCliProcess(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (data) => {
+      stdout += String(data);
+    });
+    child.stderr?.on("data", (data) => {
+      stderr += String(data);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}

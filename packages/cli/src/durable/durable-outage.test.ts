@@ -1,0 +1,266 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { type DurableClient, type DurableExecution, openDurableClient } from "@runvil/durable";
+import { readAllFiles } from "@runvil/harness";
+import type { EffectPort, RunResult } from "@runvil/protocol";
+import { openPgStoreDatabase, type PgStoreDatabase } from "@runvil/store-postgres";
+import type * as Pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CliHostCache } from "../host/cli-host";
+import { ScriptedOpenAiServer } from "../test-openai-server";
+import { DrainGate } from "./drain-gate";
+import { RUNVIL_SCHEMA } from "./durable-database";
+import { durableExecute } from "./durable-execute";
+import { ASKING_CRASH_PROMPT, crashAnswers, crashFixture } from "./test-support/crash-fixture";
+import { PrivateCluster, privateClusterSkipReason } from "./test-support/private-cluster";
+import { runCliProcess, sleep, WorkerSlot } from "./test-support/worker-processes";
+
+const ARMS = ["x", "y", "z"];
+/** Runs submitted before the outage: `r1`…`r6` and one that asks the operator first. */
+const PLAIN_RUNS = 6;
+const ASK_ARGS = "ask1";
+const ANSWER = "approved";
+/** How long the database stays down: past --dead-after, so stale heartbeats are seen after it. */
+const OUTAGE_MS = 6000;
+
+function suiteName(name: string): string {
+  return privateClusterSkipReason === undefined
+    ? name
+    : `${name} (skipped: ${privateClusterSkipReason})`;
+}
+
+/** Every tool execution the count file saw: key -> how many times. */
+function executions(file: string): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line === "") continue;
+    const key = line.split("\t")[0] as string;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return seen;
+}
+
+/** Polls `check` every 200 ms until it holds; fails with `what` (and `log()`) after `ms`. */
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  log: () => string,
+  ms = 120_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}\n${log()}`);
+    await sleep(200);
+  }
+}
+
+/** The start instant a run was submitted with, from DBOS's record of its input. */
+async function startedAtOf(url: string, runId: string): Promise<number> {
+  const { Client } = createRequire(import.meta.url)("pg") as typeof Pg;
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ inputs: string }>(
+      "SELECT COALESCE(i.inputs, s.inputs) AS inputs FROM dbos.workflow_status s LEFT JOIN dbos.workflow_input i USING (workflow_uuid) WHERE s.workflow_uuid = $1",
+      [runId],
+    );
+    // Wherever DBOS's serialization puts the input object, its startedAt is the one number of that name.
+    const found = /"startedAt":([0-9]+)/.exec(rows[0]?.inputs ?? "");
+    if (found === null)
+      throw new Error(`no startedAt in the input of ${runId}: ${rows[0]?.inputs}`);
+    const startedAt = Number(found[1]);
+    return startedAt;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(privateClusterSkipReason !== undefined)(
+  suiteName("durable runs while their database goes away and comes back (a private cluster)"),
+  () => {
+    let cluster: PrivateCluster;
+    let url: string;
+    let server: ScriptedOpenAiServer;
+    let fixture: ReturnType<typeof crashFixture>;
+    let client: DurableClient | undefined;
+    let stores: PgStoreDatabase | undefined;
+    let referenceStores: PgStoreDatabase | undefined;
+    const workers: WorkerSlot[] = [];
+
+    beforeAll(async () => {
+      cluster = await PrivateCluster.create();
+      url = await cluster.createDatabase("runvil_outage");
+      server = new ScriptedOpenAiServer(crashAnswers);
+      fixture = crashFixture(await server.start(), ASKING_CRASH_PROMPT);
+    }, 180_000);
+
+    afterAll(async () => {
+      await Promise.all(workers.map((worker) => worker.kill()));
+      await client?.close();
+      await stores?.close();
+      await referenceStores?.close();
+      await server?.close();
+      await cluster?.destroy();
+      if (fixture !== undefined) rmSync(fixture.dir, { recursive: true, force: true });
+    });
+
+    it("runs pause while the server is down and finish when it is back: same results and stores, no effect performed twice, the workers stay up", async () => {
+      const countFile = join(fixture.dir, "counts.tsv");
+      writeFileSync(countFile, "");
+      const env = { ...process.env, RUNVIL_COUNT_FILE: countFile };
+      const logs = (): string =>
+        workers.map((w) => `--- ${w.executorId}\n${w.log.join("")}`).join("\n");
+      for (const name of ["outage-w1", "outage-w2"]) {
+        const worker = new WorkerSlot(
+          name,
+          ["--database", url, "--concurrency", "3", "--dead-after", "3", "--heartbeat", "250"],
+          env,
+        );
+        worker.start();
+        workers.push(worker);
+        // The first prepares the database alone.
+        await worker.waitForLog("taking runs");
+      }
+
+      // Model rounds are held: the runs are in flight, each inside a model round, when the server goes.
+      const release = server.pause();
+      const submit = async (args: string, seed: number): Promise<string> => {
+        const submitted = await runCliProcess(
+          [
+            "submit",
+            fixture.prompt,
+            "--database",
+            url,
+            "--config",
+            fixture.config,
+            "--args",
+            args,
+            "--seed",
+            String(seed),
+          ],
+          env,
+        );
+        expect(submitted.stderr).toBe("");
+        expect(submitted.code).toBe(0);
+        return submitted.stdout.trim();
+      };
+      const plainArgs = Array.from({ length: PLAIN_RUNS }, (_, i) => `r${i + 1}`);
+      const runs = await Promise.all(
+        [...plainArgs, ASK_ARGS].map(async (args, i) => {
+          const runId = await submit(args, 500 + i);
+          return { args, seed: 500 + i, runId, startedAt: await startedAtOf(url, runId) };
+        }),
+      );
+      const askRun = runs.find((run) => run.args === ASK_ARGS)?.runId as string;
+      client = await openDurableClient(url);
+      const openClient = client;
+      // Six slots, all taken: runs inside a model round and the asking run on its ask; one queued.
+      await until(
+        "every slot holds a model round or the ask",
+        async () => server.held + (await openClient.waitingAsks(askRun)).length >= 6,
+        logs,
+      );
+
+      await cluster.crash();
+      // The held rounds answer while the server is down: their steps, the tool calls and store
+      // writes after them, and the queued run wait for it.
+      release();
+      const down = await runCliProcess(["runs", "list", "--database", url], env);
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(
+        new RegExp(
+          `^runvil runs: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres://runvil@127\\.0\\.0\\.1:${cluster.port}/runvil_outage: .*ECONNREFUSED.*\\n$`,
+        ),
+      );
+      await sleep(OUTAGE_MS);
+      for (const worker of workers) expect(worker.exitedBy, logs()).toBeUndefined();
+      await cluster.start();
+
+      // The ask still waits after the outage; the answer goes through the CLI.
+      await until(
+        "the ask waits again",
+        async () =>
+          (await openClient.status(askRun))?.state === "running" &&
+          (await openClient.waitingAsks(askRun)).length === 1,
+        logs,
+      );
+      const answered = await runCliProcess(["answer", askRun, ANSWER, "--database", url], env);
+      expect(answered.stderr, logs()).toBe("");
+      expect(answered.code).toBe(0);
+
+      await until(
+        "every run finished",
+        async () => (await openClient.list({ state: "finished" })).length === runs.length,
+        logs,
+        180_000,
+      );
+      for (const worker of workers) expect(worker.exitedBy, logs()).toBeUndefined();
+      const log = logs();
+      // No live worker was taken for dead because its heartbeat stopped with the server.
+      expect(log).not.toMatch(/recovered \d+ runs? of/);
+      expect(log).not.toMatch(/unhandled|uncaught/i);
+
+      // The same runs, uninterrupted, in this process: no DBOS, a store of their own.
+      stores = await openPgStoreDatabase(url, { schema: RUNVIL_SCHEMA });
+      referenceStores = await openPgStoreDatabase(url, { schema: "reference" });
+      const referenceCounts = join(fixture.dir, "reference-counts.tsv");
+      writeFileSync(referenceCounts, "");
+      process.env.RUNVIL_COUNT_FILE = referenceCounts;
+      const hosts = new CliHostCache();
+      const execute = durableExecute({
+        stores: referenceStores,
+        gate: new DrainGate(() => false),
+        hosts,
+      });
+      // The operator answers the reference run's ask as they answered the durable one.
+      const answering = (port: EffectPort): EffectPort => ({
+        ...port,
+        toolCall: async (request) => {
+          if (request.tool === "user-input/ask") return { text: ANSWER, trusted: true };
+          if (port.toolCall === undefined) throw new Error("no tool port");
+          return port.toolCall(request);
+        },
+      });
+      try {
+        for (const run of runs) {
+          const execution: DurableExecution = {
+            input: {
+              runId: run.runId,
+              prompt: { path: fixture.prompt, text: ASKING_CRASH_PROMPT },
+              args: run.args,
+              seed: run.seed,
+              startedAt: run.startedAt,
+              runvilVersion: "reference",
+              options: { config: fixture.config },
+            },
+            wrap: answering,
+            signal: new AbortController().signal,
+            counts: () => ({ recorded: 0, live: 0, asks: 0 }),
+            recovered: false,
+          };
+          const reference: RunResult = await execute(execution);
+          expect(reference.outcome).toBe("succeeded");
+          expect(await openClient.result(run.runId)).toEqual(reference);
+          expect(await readAllFiles(await stores.store(run.runId))).toEqual(
+            await readAllFiles(await referenceStores.store(run.runId)),
+          );
+        }
+      } finally {
+        await hosts.close();
+      }
+      expect(String((await openClient.result(askRun)).result)).toContain(`${ASK_ARGS}=${ANSWER}`);
+
+      // Nobody was killed: every tool call ran exactly once, outage or not.
+      const seen = executions(countFile);
+      const expected = runs.flatMap((run) => {
+        const n = run.args === ASK_ARGS ? `${ASK_ARGS}=${ANSWER}` : run.args;
+        return [`${n}/a`, `${n}/b`, ...ARMS.map((arm) => `${n}/arm/${arm}`)];
+      });
+      expect(Object.fromEntries(seen)).toEqual(Object.fromEntries(expected.map((k) => [k, 1])));
+
+      // The workers drain and stop as usual.
+      for (const worker of workers) expect(await worker.terminate(), logs()).toBe(0);
+    }, 420_000);
+  },
+);
