@@ -1,4 +1,4 @@
-import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { decodeValue } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
@@ -10,10 +10,12 @@ import {
   DURABLE_WORKFLOW,
   RUNVIL_VERSION,
 } from "./names";
+import { prepareSystemDatabase } from "./prepare-database";
 import { planRecovery } from "./recovery-plan";
 import { newRunId } from "./run-id";
 import { checkRunInput, type DurableRunInput } from "./run-input";
 import { type DurableRunState, type DurableRunStatus, runStatusOf } from "./run-status";
+import { systemDatabaseUrl } from "./system-database-url";
 
 /** A run to submit; what is left out is filled in (a new id, seed 0, the start instant now). */
 export interface SubmitRun {
@@ -67,9 +69,10 @@ const DBOS_STATES: Record<DurableRunState, string[]> = {
  * or migrating DBOS's schema first, so a run can be submitted before any worker launched.
  */
 export async function openDurableClient(databaseUrl: string): Promise<DurableClient> {
-  await DBOS.migrate(databaseUrl);
+  const url = systemDatabaseUrl(databaseUrl);
+  await prepareSystemDatabase(url);
   const client = await DBOSClient.create({
-    systemDatabaseUrl: databaseUrl,
+    systemDatabaseUrl: url,
     applicationName: DURABLE_APPLICATION,
   });
   return wrapClient(client);

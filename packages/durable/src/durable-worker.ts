@@ -12,9 +12,11 @@ import {
   RUNVIL_VERSION,
   runvilVersionOf,
 } from "./names";
+import { prepareSystemDatabase } from "./prepare-database";
 import { checkRunInput, type DurableRunInput } from "./run-input";
 import { dbosSteps, type ExecuteRun, runWorkflow, versionMismatch } from "./run-workflow";
 import { StepGate } from "./step-gate";
+import { systemDatabaseUrl } from "./system-database-url";
 
 /** The ask tools a durable run answers with a durable wait by default. */
 export const DEFAULT_ASK_TOOLS: readonly string[] = ["user-input/ask"];
@@ -103,10 +105,13 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
   const runvilVersion = options.runvilVersion ?? RUNVIL_VERSION;
   launched = true;
   const gate = new StepGate();
+  const databaseUrl = systemDatabaseUrl(options.databaseUrl);
   let dbosClient: DBOSClient | undefined;
   try {
+    // One process at a time creates or migrates DBOS's schema; DBOS.launch then finds it current.
+    await prepareSystemDatabase(databaseUrl);
     dbosClient = await DBOSClient.create({
-      systemDatabaseUrl: options.databaseUrl,
+      systemDatabaseUrl: databaseUrl,
       applicationName: DURABLE_APPLICATION,
     });
     const stepsClient = dbosClient;
@@ -130,7 +135,7 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     );
     DBOS.setConfig({
       name: DURABLE_APPLICATION,
-      systemDatabaseUrl: options.databaseUrl,
+      systemDatabaseUrl: databaseUrl,
       executorID: executorId,
       applicationVersion: applicationVersion(runvilVersion),
       logLevel: options.logLevel ?? "warn",

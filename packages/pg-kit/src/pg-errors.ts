@@ -51,7 +51,7 @@ export function isConnectionLoss(error: unknown): boolean {
   const code = errorCode(error);
   if (CONNECTION_CODES.has(code) || code.startsWith("08")) return true;
   const message = error instanceof Error ? error.message : "";
-  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed/i.test(
     message,
   );
 }

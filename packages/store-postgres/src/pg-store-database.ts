@@ -201,7 +201,12 @@ export async function openPgStoreDatabase(
   const schema = options.schema ?? "public";
   const problem = schemaNameProblem(schema);
   if (problem !== undefined) throw new PgStoreDatabaseError(location, problem);
-  const pool = openPool(url, { schema, maxConnections: options.maxConnections ?? 4 });
+  // A server that does not answer (a cut network) fails the connect, which is tried again.
+  const pool = openPool(url, {
+    schema,
+    maxConnections: options.maxConnections ?? 4,
+    connectTimeoutMs: 10_000,
+  });
   const retry: RetryPolicy = {
     forMs: options.unreachableForMs ?? 10 * 60 * 1000,
     firstDelayMs: 50,

@@ -1,10 +1,6 @@
 import { DurableError } from "@runvil/durable";
 import type { CliIo } from "../io";
-import {
-  databaseUsageError,
-  durableFailureText,
-  quietDependencyDeprecations,
-} from "./durable-database";
+import { databaseUsageError, durableFailureText } from "./durable-database";
 import { openClientFor } from "./open-client";
 
 /**
@@ -18,7 +14,6 @@ export async function answerCommand(
   options: { readonly database?: string },
   io: CliIo,
 ): Promise<number> {
-  quietDependencyDeprecations();
   const usage = databaseUsageError(options.database);
   if (usage !== undefined) {
     io.stderr(`${usage}\n`);

@@ -75,7 +75,7 @@ describe("runvil submit and answer on a database down or unknown", () => {
       ),
     ).toBe(1);
     expect(io.err).toMatch(
-      /^runvil answer: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres:\/\/runvil@127\.0\.0\.1:9\/none: .*\(ECONNREFUSED\); start it or check the URL\n$/,
+      /^runvil answer: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres:\/\/runvil@127\.0\.0\.1:9\/none: .*\(ECONNREFUSED\); start it or check the host and port\n$/,
     );
   });
 

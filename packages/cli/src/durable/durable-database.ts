@@ -11,12 +11,12 @@ export function databaseUsageError(url: string | undefined): string | undefined 
   return undefined;
 }
 
-import { errorCode, loadPg, redactedUrl } from "@runvil/pg-kit";
+import { errorCode, errorDetail, loadPg, redactedUrl } from "@runvil/pg-kit";
 
 /**
  * Resolves when the PostgreSQL server at `url` accepts a connection within 5 seconds; else
- * rejects with an Error naming the server (password hidden) and what to do. The durable client
- * itself would keep trying for minutes: a command checks first.
+ * rejects with an Error naming the server (password hidden), what failed and what to do. The
+ * durable client itself would keep trying for minutes: a command checks first.
  */
 export async function checkReachable(url: string): Promise<void> {
   const { Client } = loadPg();
@@ -25,13 +25,33 @@ export async function checkReachable(url: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
-    const code = errorCode(error) === "" ? "" : ` (${errorCode(error)})`;
-    throw new Error(
-      `cannot reach the PostgreSQL server at ${redactedUrl(url)}: ${messageOf(error)}${code}; start it or check the URL`,
-    );
+    throw new Error(connectFailureText(url, error));
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** SQLSTATEs of a refused login: invalid_password, invalid_authorization_specification. */
+const LOGIN_REFUSED = new Set(["28P01", "28000"]);
+
+/**
+ * What failed when connecting to `url`, in one line naming the server (password hidden): the
+ * server out of reach, the login refused, no such database, or the server's own words.
+ */
+export function connectFailureText(url: string, error: unknown): string {
+  const where = redactedUrl(url);
+  const code = errorCode(error);
+  const detail = `${errorDetail(error)}${code === "" ? "" : ` (${code})`}`;
+  if (LOGIN_REFUSED.has(code)) {
+    return `the PostgreSQL server at ${where} refused the login: ${detail}; check the user and password of the URL`;
+  }
+  if (code === "3D000") {
+    return `the PostgreSQL server at ${where} has no such database: ${detail}; create it (createdb) or check the URL`;
+  }
+  if (code === "" || /^E[A-Z_]+$/.test(code) || code.startsWith("08") || code.startsWith("57P")) {
+    return `cannot reach the PostgreSQL server at ${where}: ${detail}; start it or check the host and port`;
+  }
+  return `cannot connect to the PostgreSQL server at ${where}: ${detail}`;
 }
 
 /** Whether `error` says the database has no DBOS tables yet (no worker launched on it). */
@@ -39,15 +59,6 @@ export function isUnpreparedDatabase(error: unknown): boolean {
   return /relation "dbos\.[a-z_]+" does not exist|column "[a-z_]+" of relation "[a-z_]+" does not exist/.test(
     messageOf(error),
   );
-}
-
-/**
- * Silences Node's deprecation warnings for this process: DBOS 5.3.0 issues a query on a pg client
- * that is still busy (pg 8.23 warns "Calling client.query() when the client is already executing
- * a query"), which is not ours to fix and would land in the middle of a command's stderr.
- */
-export function quietDependencyDeprecations(): void {
-  process.noDeprecation = true;
 }
 
 /** The message of an error. */

@@ -13,7 +13,12 @@ import { DrainGate } from "./drain-gate";
 import { RUNVIL_SCHEMA } from "./durable-database";
 import { durableExecute } from "./durable-execute";
 import { ASKING_CRASH_PROMPT, crashAnswers, crashFixture } from "./test-support/crash-fixture";
-import { PrivateCluster, privateClusterSkipReason } from "./test-support/private-cluster";
+import {
+  freePort,
+  PRIVATE_PASSWORD,
+  PrivateCluster,
+  privateClusterSkipReason,
+} from "./test-support/private-cluster";
 import { runCliProcess, sleep, WorkerSlot } from "./test-support/worker-processes";
 
 const ARMS = ["x", "y", "z"];
@@ -105,6 +110,63 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       if (fixture !== undefined) rmSync(fixture.dir, { recursive: true, force: true });
     });
 
+    it("each durable command refuses a server down, a refused login or no such database at start: one line naming the URL without its password, exit 1", async () => {
+      const closed = await freePort();
+      const port = String(cluster.port);
+      const failures: [string, string, RegExp][] = [
+        [
+          `postgres://runvil:${PRIVATE_PASSWORD}@127.0.0.1:${closed}/runvil_outage`,
+          PRIVATE_PASSWORD,
+          new RegExp(
+            `cannot reach the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${closed}/runvil_outage: connect ECONNREFUSED 127\\.0\\.0\\.1:${closed} \\(ECONNREFUSED\\); start it or check the host and port$`,
+          ),
+        ],
+        [
+          cluster.url("runvil_outage", "not-the-password"),
+          "not-the-password",
+          new RegExp(
+            `the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${port}/runvil_outage refused the login: password authentication failed for user "runvil" \\(28P01\\); check the user and password of the URL$`,
+          ),
+        ],
+        [
+          cluster.url("no_such_db"),
+          PRIVATE_PASSWORD,
+          new RegExp(
+            `the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${port}/no_such_db has no such database: database "no_such_db" does not exist \\(3D000\\); create it \\(createdb\\) or check the URL$`,
+          ),
+        ],
+      ];
+      const commands: [string[], string][] = [
+        [["worker", "--executor-id", "bad-start"], "worker bad-start: cannot start: "],
+        [["submit", fixture.prompt], "runvil submit: cannot open the durable runs database: "],
+        [["answer", "run-1", "yes"], "runvil answer: cannot open the durable runs database: "],
+        [["runs", "list"], "runvil runs: cannot open the durable runs database: "],
+      ];
+      const outcomes = [];
+      // Four processes at a time: the machine is small.
+      for (const [url, password, why] of failures) {
+        outcomes.push(
+          ...(await Promise.all(
+            commands.map(async ([argv, prefix]) => {
+              const done = await runCliProcess([...argv, "--database", url]);
+              return { argv, done, prefix, why, password };
+            }),
+          )),
+        );
+      }
+      for (const { argv, done, prefix, why, password } of outcomes) {
+        const what = `${argv.join(" ")}: ${done.stderr}`;
+        expect(done.code, what).toBe(1);
+        expect(done.stdout, what).toBe("");
+        expect(done.stderr.endsWith("\n"), what).toBe(true);
+        const lines = done.stderr.slice(0, -1).split("\n");
+        expect(lines, what).toHaveLength(1);
+        expect(lines[0]?.startsWith(prefix), what).toBe(true);
+        expect(lines[0]?.slice(prefix.length), what).toMatch(why);
+        expect(done.stderr, what).not.toContain(password);
+      }
+    }, 120_000);
+
     it("runs pause while the server is down and finish when it is back: same results and stores, no effect performed twice, the workers stay up", async () => {
       const countFile = join(fixture.dir, "counts.tsv");
       writeFileSync(countFile, "");
@@ -170,7 +232,7 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       expect(down.code).toBe(1);
       expect(down.stderr).toMatch(
         new RegExp(
-          `^runvil runs: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres://runvil@127\\.0\\.0\\.1:${cluster.port}/runvil_outage: .*ECONNREFUSED.*\\n$`,
+          `^runvil runs: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/runvil_outage: .*ECONNREFUSED.*; start it or check the host and port\\n$`,
         ),
       );
       await sleep(OUTAGE_MS);

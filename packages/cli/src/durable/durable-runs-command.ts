@@ -1,12 +1,7 @@
 import type { DurableRunStatus } from "@runvil/durable";
 import type { CliIo } from "../io";
 import { losslessJson } from "../lossless-json";
-import {
-  databaseUsageError,
-  durableFailureText,
-  isUnpreparedDatabase,
-  quietDependencyDeprecations,
-} from "./durable-database";
+import { databaseUsageError, durableFailureText, isUnpreparedDatabase } from "./durable-database";
 import { openClientFor } from "./open-client";
 
 const COLUMNS = ["ID", "STATE", "WORKER", "PROMPT", "CREATED", "ATTEMPTS"];
@@ -42,7 +37,6 @@ export async function durableRunsCommand(
   options: { readonly database?: string; readonly limit?: number; readonly json: boolean },
   io: CliIo,
 ): Promise<number> {
-  quietDependencyDeprecations();
   const usage = databaseUsageError(options.database);
   if (usage !== undefined) {
     io.stderr(`${usage}\n`);

@@ -9,11 +9,7 @@ import { formatParseError } from "../format-parse-error";
 import type { CliIo } from "../io";
 import { losslessJson } from "../lossless-json";
 import { readFailureMessage } from "../read-failure";
-import {
-  databaseUsageError,
-  durableFailureText,
-  quietDependencyDeprecations,
-} from "./durable-database";
+import { databaseUsageError, durableFailureText } from "./durable-database";
 import { submitOptionsJson } from "./durable-options";
 import { openClientFor } from "./open-client";
 
@@ -63,7 +59,6 @@ export async function submitCommand(
   options: SubmitCommandOptions,
   io: CliIo,
 ): Promise<number> {
-  quietDependencyDeprecations();
   const usage = databaseUsageError(options.database);
   if (usage !== undefined) {
     io.stderr(`${usage}\n`);

@@ -5,12 +5,7 @@ import { CliHostCache } from "../host/cli-host";
 import type { CliIo } from "../io";
 import { VERSION } from "../version";
 import { DrainGate } from "./drain-gate";
-import {
-  databaseUsageError,
-  messageOf,
-  quietDependencyDeprecations,
-  RUNVIL_SCHEMA,
-} from "./durable-database";
+import { checkReachable, databaseUsageError, messageOf, RUNVIL_SCHEMA } from "./durable-database";
 import { durableExecute } from "./durable-execute";
 import { WorkerRegistry } from "./worker-registry";
 
@@ -54,7 +49,6 @@ function stopRequested(io: CliIo): Promise<string> {
  * at once. Resolves with the exit code when it has stopped.
  */
 export async function workerCommand(options: WorkerCommandOptions, io: CliIo): Promise<number> {
-  quietDependencyDeprecations();
   const usage = databaseUsageError(options.database);
   const concurrency = wholeNumber(options.concurrency, 1);
   const deadAfter = wholeNumber(options.deadAfter, 1);
@@ -90,6 +84,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
   const asks = new Set(DEFAULT_ASK_TOOLS);
   const gate = new DrainGate((request) => asks.has(request.tool));
   try {
+    // A clear line within seconds for a server down, a refused login or no such database.
+    await checkReachable(url);
     stores = await openPgStoreDatabase(url, {
       schema: RUNVIL_SCHEMA,
       onUnreachable: (message) => say(message),

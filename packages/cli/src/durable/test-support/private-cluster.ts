@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -36,8 +36,8 @@ export const privateClusterSkipReason: string | undefined =
     ? "no PostgreSQL binaries (initdb, pg_ctl): install Debian's postgresql package"
     : undefined;
 
-/** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (nothing listens on it). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
@@ -48,6 +48,9 @@ async function freePort(): Promise<number> {
     });
   });
 }
+
+/** The password of the private cluster's user `runvil` (logins from 127.0.0.1 need it). */
+export const PRIVATE_PASSWORD = "outage-secret";
 
 /**
  * A throwaway PostgreSQL cluster of one test file, on its own port: a test may stop it (as a
@@ -73,17 +76,21 @@ export class PrivateCluster {
       );
     }
     const dir = mkdtempSync(join(tmpdir(), "runvil-private-pg-"));
+    const passwordFile = join(dir, "password");
+    writeFileSync(passwordFile, `${PRIVATE_PASSWORD}\n`);
     if (process.getuid?.() === 0) {
       const { stdout } = await run("id", ["-u", "postgres"]);
       const { stdout: gid } = await run("id", ["-g", "postgres"]);
-      chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+      for (const path of [dir, passwordFile])
+        chownSync(path, Number(stdout.trim()), Number(gid.trim()));
     }
     const cluster = new PrivateCluster(await freePort(), dir, binDir);
     await cluster.#asOwner("initdb", [
       "-D",
       join(dir, "cluster"),
-      "-A",
-      "trust",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      `--pwfile=${passwordFile}`,
       "-U",
       "runvil",
       "-E",
@@ -93,9 +100,9 @@ export class PrivateCluster {
     return cluster;
   }
 
-  /** A URL of database `name` on this cluster. */
-  url(name: string): string {
-    return `postgres://runvil@127.0.0.1:${this.port}/${name}`;
+  /** A URL of database `name` on this cluster (with the password, or `password`). */
+  url(name: string, password: string = PRIVATE_PASSWORD): string {
+    return `postgres://runvil:${encodeURIComponent(password)}@127.0.0.1:${this.port}/${name}`;
   }
 
   /** Creates database `name` and gives its URL. */

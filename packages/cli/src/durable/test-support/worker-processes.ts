@@ -53,10 +53,15 @@ export class WorkerSlot {
     this.#child = child;
   }
 
-  /** Resolves once the worker's output holds `text` (rejects after `ms`, with the output). */
+  /** Resolves once the worker's output holds `text` (rejects when it exits first or after `ms`, with the output). */
   async waitForLog(text: string, ms = 60_000): Promise<void> {
     const end = Date.now() + ms;
     while (!this.log.join("").includes(text)) {
+      if (this.#exitedBy !== undefined) {
+        throw new Error(
+          `worker ${this.executorId} exited (${this.#exitedBy}) without saying ${JSON.stringify(text)}:\n${this.log.join("")}`,
+        );
+      }
       if (Date.now() > end)
         throw new Error(
           `worker ${this.executorId} never said ${JSON.stringify(text)}:\n${this.log.join("")}`,
