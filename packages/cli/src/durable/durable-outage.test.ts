@@ -261,7 +261,12 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       const log = logs();
       // No live worker was taken for dead because its heartbeat stopped with the server.
       expect(log).not.toMatch(/recovered \d+ runs? of/);
-      expect(log).not.toMatch(/unhandled|uncaught/i);
+      expect(log).not.toMatch(/unhandled|uncaught|DeprecationWarning/i);
+      for (const worker of workers) {
+        const said = worker.log.join("");
+        expect(said).toMatch(/heartbeat failed \(.*\); runs wait for the database/);
+        expect(said).toMatch(/the database answers again after [0-9.]+ s; runs go on/);
+      }
 
       // The same runs, uninterrupted, in this process: no DBOS, a store of their own.
       stores = await openPgStoreDatabase(url, { schema: RUNVIL_SCHEMA });

@@ -86,9 +86,18 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
   try {
     // A clear line within seconds for a server down, a refused login or no such database.
     await checkReachable(url);
+    let saidUnreachable = 0;
     stores = await openPgStoreDatabase(url, {
       schema: RUNVIL_SCHEMA,
-      onUnreachable: (message) => say(message),
+      // A store operation waits for the database as long as DBOS's steps do: an outage is a
+      // pause, never an io_error recorded as the step's outcome (docs/design/durable.md).
+      unreachableForMs: Number.POSITIVE_INFINITY,
+      // Said at most every 30 s, however many runs wait.
+      onUnreachable: (message) => {
+        if (Date.now() - saidUnreachable < 30_000) return;
+        saidUnreachable = Date.now();
+        say(message);
+      },
     });
     registry = await WorkerRegistry.open(url, RUNVIL_SCHEMA, executorId);
     // Registered before DBOS recovers this id's runs: a claim of this id in progress finishes first.
@@ -111,9 +120,17 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
   const live = worker;
   const liveRegistry = registry;
   let ticking: Promise<void> = Promise.resolve();
+  // A database out of reach is said once when the beats start failing and once when they pass again.
+  let failingSince: number | undefined;
   const tick = async (): Promise<void> => {
     try {
       await liveRegistry.beat();
+      if (failingSince !== undefined) {
+        say(
+          `the database answers again after ${((Date.now() - failingSince) / 1000).toFixed(1)} s; runs go on`,
+        );
+        failingSince = undefined;
+      }
       const claim = await liveRegistry.recoverDead(deadAfter, (ids) => live.recover(ids));
       if (claim !== undefined) {
         const runs = claim.recovered;
@@ -122,7 +139,12 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
         );
       }
     } catch (error) {
-      say(`heartbeat failed (${messageOf(error)}); trying again`);
+      if (failingSince === undefined) {
+        failingSince = Date.now();
+        say(
+          `heartbeat failed (${messageOf(error)}); runs wait for the database, trying again every ${heartbeatMs} ms`,
+        );
+      }
     }
   };
   const timer = setInterval(() => {
