@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openPool } from "./open-pool";
+import { isConnectionLoss } from "./pg-errors";
 import { dropSchema, freshName, serverUrl, skipReason, suiteName } from "./testing";
 
 const distIndex = fileURLToPath(new URL("../dist/index.js", import.meta.url));
@@ -12,6 +14,31 @@ describe("openPool", () => {
     expect(() =>
       openPool("postgres://127.0.0.1:1/x", { schema: "a;b", maxConnections: 1 }),
     ).toThrow(new RangeError("a;b is not a plain schema name (a-z, 0-9, _)"));
+  });
+
+  it("fails a connect the server never answers after connectTimeoutMs, as a lost connection", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket)); // accepts, never speaks
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    const pool = openPool(`postgres://u@127.0.0.1:${port}/db`, {
+      schema: "public",
+      maxConnections: 1,
+      connectTimeoutMs: 200,
+    });
+    try {
+      const failure = await pool.query("SELECT 1").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(String(failure)).toMatch(/timeout/);
+      expect(isConnectionLoss(failure)).toBe(true);
+    } finally {
+      await pool.end();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it.skipIf(!existsSync(distIndex))(

@@ -30,7 +30,7 @@ describe("pg error codes", () => {
       expect(isConnectionLoss(coded(code))).toBe(true);
     }
     expect(isConnectionLoss(new Error("Connection terminated unexpectedly"))).toBe(true);
-    // pg's connectionTimeoutMillis: a connect the server never answered
+    // pg-pool: no connection within connectionTimeoutMillis
     expect(isConnectionLoss(new Error("timeout exceeded when trying to connect"))).toBe(true);
     expect(isConnectionLoss(coded("23505"))).toBe(false); // unique_violation
     expect(isConnectionLoss(coded("53100"))).toBe(false); // disk_full
