@@ -310,6 +310,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       "10000",
     )
     .option("--cost", "print the run's model tokens and cost on stderr at the end")
+    .option(
+      "--force",
+      "take over a run that a process on another host records (only once you know it ended)",
+    )
     .action(
       async (
         id: string,

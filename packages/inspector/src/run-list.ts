@@ -10,6 +10,7 @@ export function runListRow(run: RunSummary): RunListRow {
     durationMs: run.endedAt === undefined ? null : run.endedAt - run.startedAt,
     outcome: run.outcome,
     errorKind: run.errorKind ?? null,
+    resumes: run.resumes,
     modelRounds: run.modelRounds,
     toolCalls: run.toolCalls,
     tokens: run.inputTokens + run.outputTokens,

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { hostname } from "node:os";
+import { EVENT_COMMIT_MS } from "@runvil/journal";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { runView } from "./run-view";
 import { envelope, recordFetchRun, SteppedRun, tempJournal } from "./test-runs";
 import type { ModelItem, StoreItem, ToolItem } from "./view-types";
@@ -90,12 +92,18 @@ describe("a run's view", () => {
 
   it("grows while the run records, and has no ending until it ends", async () => {
     const j = await journal();
+    // The journal's timers wait for the test: the event window passes only when it says.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    cleanups.push(async () => {
+      vi.useRealTimers();
+    });
     const run = await SteppedRun.start(j, answers);
     await run.step();
     await run.step();
     const early = await viewOf(j, run.runId);
     expect(early.run.outcome).toBe("running");
     expect(early.ending).toBeNull();
+    expect(early.recordedBy).toEqual({ pid: process.pid, host: hostname(), state: "alive" });
     expect(early.entries[1]?.items.map((i) => i.type)).toEqual(["block", "tool"]);
     // Answered, though its tool_result event is not written yet: the effect's output shows.
     expect(early.entries[1]?.items[1]).toMatchObject({
@@ -103,6 +111,11 @@ describe("a run's view", () => {
       trusted: false,
       done: true,
     });
+    // No effect follows: the event window commits the tool_result on its own.
+    vi.advanceTimersByTime(EVENT_COMMIT_MS);
+    const windowed = await viewOf(j, run.runId);
+    expect(windowed.version).not.toBe(early.version);
+    expect(windowed.entries[1]?.items[1]).toMatchObject({ output: envelope(answers.page) });
     await run.finish();
     const late = await viewOf(j, run.runId);
     expect(late.version).not.toBe(early.version);
@@ -113,6 +126,39 @@ describe("a run's view", () => {
       "log",
       "model",
     ]);
+  });
+
+  it("says how many times a run was resumed, and when, and who records it while it runs", async () => {
+    const j = await journal();
+    const id = await recordFetchRun(j, answers);
+    expect((await viewOf(j, id)).run.resumes).toBe(0);
+    expect((await viewOf(j, id)).resumedAt).toEqual([]);
+    const run = await SteppedRun.start(j, answers);
+    await run.step();
+    await run.step();
+    const recorder = await j.resumeRun(run.runId);
+    const reopened = await viewOf(j, run.runId);
+    expect(reopened.run).toMatchObject({ outcome: "running", resumes: 1 });
+    expect(reopened.resumedAt).toHaveLength(1);
+    expect(Date.parse(reopened.resumedAt[0] ?? "")).toBeLessThanOrEqual(Date.now());
+    expect(reopened.recordedBy).toMatchObject({ pid: process.pid, state: "alive" });
+    await recorder.finish({
+      outcome: "succeeded",
+      endedAt: Date.now(),
+      result: '{"outcome":"succeeded","result":"done","var":{}}',
+      counts: {
+        effects: 1,
+        modelRounds: 0,
+        toolCalls: 1,
+        inputTokens: 0,
+        outputTokens: 0,
+        events: 11,
+      },
+    });
+    const ended = await viewOf(j, run.runId);
+    expect(ended.recordedBy).toBeNull();
+    expect(ended.run.resumes).toBe(1);
+    expect(ended.version).not.toBe(reopened.version);
   });
 
   it("shows a failed run's error with the prompt lines of the block it names", async () => {

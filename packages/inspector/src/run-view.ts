@@ -1,4 +1,5 @@
 import type { EffectRecord, EventRecord, RecordedRun } from "@runvil/journal";
+import { ownerState } from "@runvil/journal";
 import { endingView } from "./ending-view";
 import { fieldsOf, type PlainValue, plainOf, textOf } from "./plain-value";
 import { runListRow } from "./run-list";
@@ -218,9 +219,19 @@ function ownFields(fields: Fields): string {
   return JSON.stringify(own);
 }
 
-/** Changes whenever the run's record grows or it ends: its counts (live while it records) and outcome. */
+/** The process recording a run with no ending, as {@link RunView.recordedBy}. */
+function recordedBy(run: RecordedRun): RunView["recordedBy"] {
+  if (run.owner === undefined || run.outcome !== "running") return null;
+  const state = ownerState(run.owner);
+  return { pid: run.owner.pid, host: run.owner.host, state: state === "self" ? "alive" : state };
+}
+
+/**
+ * Changes whenever the run's record grows or it ends: its counts (live while it records), its
+ * outcome and its resumes.
+ */
 export function runVersion(run: RecordedRun): string {
-  return `${run.events}:${run.effects}:${run.outcome}`;
+  return `${run.events}:${run.effects}:${run.outcome}:${run.resumes}`;
 }
 
 /** Builds a run's view from its record: entries from the events, each effect tied to its event. */
@@ -402,6 +413,8 @@ export function runView(
     bindings: run.inputs.bindings,
     versions: run.inputs.versions,
     promptText: new TextDecoder().decode(run.inputs.promptBytes),
+    resumedAt: run.resumedAt.map((at) => new Date(at).toISOString()),
+    recordedBy: recordedBy(run),
     runItems,
     entries: entryViews,
     ending: endingView(run, events),

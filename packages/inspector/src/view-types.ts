@@ -16,6 +16,8 @@ export interface RunListRow {
   /** `succeeded`, `failed`, `cancelled`, or `running` while it has no ending. */
   readonly outcome: string;
   readonly errorKind: string | null;
+  /** How many times `runvil resume` continued it (0: never). */
+  readonly resumes: number;
   readonly modelRounds: number;
   readonly toolCalls: number;
   readonly tokens: number;
@@ -199,6 +201,17 @@ export interface RunView {
   readonly versions: Readonly<Record<string, string>>;
   /** The prompt's text. */
   readonly promptText: string;
+  /** When each resume reopened the run (ISO instants, oldest first). */
+  readonly resumedAt: readonly string[];
+  /**
+   * The process recording a run with no ending, and whether it still runs as the inspector's
+   * host sees it; null once the run ended (or for a run recorded before owners were kept).
+   */
+  readonly recordedBy: {
+    readonly pid: number;
+    readonly host: string;
+    readonly state: "alive" | "gone" | "elsewhere";
+  } | null;
   /** Run-level events (roles bound, tools dropped, …). */
   readonly runItems: readonly TimelineItem[];
   readonly entries: readonly EntryView[];

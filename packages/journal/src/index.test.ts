@@ -6,6 +6,7 @@ describe("the package entry points", () => {
   it("export exactly the public API", () => {
     expect(Object.keys(journal).sort()).toEqual([
       "EFFECT_KINDS",
+      "EVENT_COMMIT_MS",
       "JournalError",
       "PG_SCHEMA_VERSION",
       "SQLITE_SCHEMA_VERSION",
@@ -22,6 +23,7 @@ describe("the package entry points", () => {
       "openJournal",
       "openPgJournal",
       "openSqliteJournal",
+      "ownerState",
       "promptHash",
       "recordFailure",
       "storePathText",

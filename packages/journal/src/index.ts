@@ -6,7 +6,14 @@ export {
   type IntentPortOptions,
   storePathText,
 } from "./intent-port";
-export type { Journal, ListRunsOptions, RunRecorder } from "./journal";
+export {
+  type ClaimRunOptions,
+  EVENT_COMMIT_MS,
+  type Journal,
+  type ListRunsOptions,
+  type RunClaim,
+  type RunRecorder,
+} from "./journal";
 export { JournalError, type JournalErrorReason } from "./journal-error";
 export { createJournalPort, type JournalPort } from "./journal-port";
 export { isPgUrl, type OpenJournalOptions, openJournal } from "./open-journal";
@@ -23,6 +30,7 @@ export {
   type RunCounts,
   type RunEnding,
   type RunInputs,
+  type RunOwner,
   type RunSummary,
   type StoreIntent,
 } from "./records";
@@ -35,5 +43,6 @@ export {
   type ReplayPortOptions,
 } from "./replay-port";
 export { createResumePort, type ResumePort, type ResumePortOptions } from "./resume-port";
+export { type OwnerState, ownerState } from "./run-owner";
 export { SQLITE_SCHEMA_VERSION } from "./sqlite/schema";
 export { openSqliteJournal, type SqliteJournalOptions } from "./sqlite/sqlite-journal";

@@ -12,6 +12,8 @@ export type JournalErrorReason =
   | "no_such_run"
   /** The run already ended (succeeded or failed): there is nothing to resume. */
   | "ended"
+  /** Another live process still records the run: a resume would run it twice. */
+  | "running"
   /** A run id prefix names several runs. */
   | "ambiguous_id"
   /** The journal cannot be opened or written for another reason (permissions, a bad URL, …). */

@@ -111,6 +111,21 @@ export interface RunEnding {
   readonly counts: RunCounts;
 }
 
+/**
+ * The process recording a run (docs/design/resume.md "A run still recording"): set when the run
+ * starts or is resumed, cleared with its ending.
+ */
+export interface RunOwner {
+  readonly pid: number;
+  /** The host name (`os.hostname()`). */
+  readonly host: string;
+  /**
+   * The process's start, so a reused pid is not taken for it: `linux:{boot id}:{start ticks}`
+   * where `/proc` says, else `ms:{start instant}`.
+   */
+  readonly started: string;
+}
+
 /** A run as `runvil runs list` shows it. */
 export interface RunSummary extends RunCounts {
   readonly id: string;
@@ -122,6 +137,8 @@ export interface RunSummary extends RunCounts {
   /** `running` when the run has no ending yet (or was killed before it had one). */
   readonly outcome: RunOutcome | "running";
   readonly errorKind?: string;
+  /** How many times the run was resumed (`runvil resume`); 0 for a run never resumed. */
+  readonly resumes: number;
 }
 
 /** Everything recorded about one run except its effects and events. */
@@ -129,6 +146,13 @@ export interface RecordedRun extends RunSummary {
   readonly inputs: RunInputs;
   /** The encoded result, when the run ended. */
   readonly result?: string;
+  /**
+   * When each resume reopened the run (ms since the epoch), oldest first; a resume recorded
+   * before the instants were kept (schema 4) has none, so this may be shorter than `resumes`.
+   */
+  readonly resumedAt: readonly number[];
+  /** The process recording the run; absent once it ended (or for a run recorded before). */
+  readonly owner?: RunOwner;
 }
 
 /**

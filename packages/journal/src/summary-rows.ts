@@ -1,5 +1,6 @@
 import { decodeValue } from "./codec";
 import type { RecordedFailure, RecordedRun, RunCounts, RunInputs, RunSummary } from "./records";
+import { ownerOf } from "./run-owner";
 
 /** A row of the runs table, as both backends read it (numbers may come as strings from pg). */
 export interface RunRow {
@@ -16,6 +17,7 @@ export interface RunRow {
   readonly input_tokens: number | string;
   readonly output_tokens: number | string;
   readonly events: number | string;
+  readonly resumes: number | string;
 }
 
 /** The full row, with the inputs. */
@@ -27,14 +29,15 @@ export interface FullRunRow extends RunRow {
   readonly bindings: string;
   readonly versions: string;
   readonly result: string | null;
+  readonly owner: string | null;
 }
 
 /** The columns a summary reads. */
 export const SUMMARY_COLUMNS =
-  "id, prompt_path, prompt_hash, started_at, ended_at, outcome, error_kind, effects, model_rounds, tool_calls, input_tokens, output_tokens, events";
+  "id, prompt_path, prompt_hash, started_at, ended_at, outcome, error_kind, effects, model_rounds, tool_calls, input_tokens, output_tokens, events, resumes";
 
 /** The columns a full read adds. */
-export const INPUT_COLUMNS = "prompt, args, seed, host, bindings, versions, result";
+export const INPUT_COLUMNS = "prompt, args, seed, host, bindings, versions, result, owner";
 
 /** Counts of a run with no ending, from its recorded effects and events. */
 export interface LiveCounts {
@@ -69,11 +72,16 @@ export function summaryOf(row: RunRow, live?: LiveCounts): RunSummary {
     outcome: outcome as RunSummary["outcome"],
     ...(row.error_kind === null ? {} : { errorKind: row.error_kind }),
     ...counts,
+    resumes: Number(row.resumes),
   };
 }
 
-/** A recorded run from a full row. */
-export function recordedRunOf(row: FullRunRow, live?: LiveCounts): RecordedRun {
+/** A recorded run from a full row, with the instants of its resumes. */
+export function recordedRunOf(
+  row: FullRunRow,
+  resumedAt: readonly number[],
+  live?: LiveCounts,
+): RecordedRun {
   const inputs: RunInputs = {
     promptPath: row.prompt_path,
     promptBytes: new Uint8Array(row.prompt),
@@ -84,10 +92,13 @@ export function recordedRunOf(row: FullRunRow, live?: LiveCounts): RecordedRun {
     bindings: decodeValue(row.bindings) as Record<string, string>,
     versions: decodeValue(row.versions) as Record<string, string>,
   };
+  const owner = ownerOf(row.owner);
   return {
     ...summaryOf(row, live),
     inputs,
     ...(row.result === null ? {} : { result: row.result }),
+    resumedAt,
+    ...(owner === undefined ? {} : { owner }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface ResumeCommandOptions
   > {
   /** `--journal FILE|URL`; absent: where `runvil run` records from here. */
   readonly journal?: string;
+  /** `--force`: take over a run that a process on another host records. */
+  readonly force?: boolean;
 }
 
 function snapshotOf(run: RecordedRun): CliHostSnapshot | undefined {
@@ -113,6 +115,6 @@ export async function resumeCommand(
       ...(options.cost === undefined ? {} : { cost: options.cost }),
     },
     io,
-    { runId: run.id, journal: location, bytes },
+    { runId: run.id, journal: location, bytes, ...(options.force === true ? { force: true } : {}) },
   );
 }

@@ -61,6 +61,8 @@ export interface ResumeTarget {
   readonly runId: string;
   readonly journal: string;
   readonly bytes?: Uint8Array;
+  /** `--force`: take over a run a process on another host records. */
+  readonly force?: boolean;
 }
 
 /** The exit code of a cancelled run (128 + SIGINT). */
@@ -245,7 +247,15 @@ export async function runCommand(
     ...(options.record === false
       ? {}
       : { record: options.journal === undefined ? {} : { journal: options.journal } }),
-    ...(resume === undefined ? {} : { resume: { runId: resume.runId, journal: resume.journal } }),
+    ...(resume === undefined
+      ? {}
+      : {
+          resume: {
+            runId: resume.runId,
+            journal: resume.journal,
+            ...(resume.force === true ? { force: true } : {}),
+          },
+        }),
     ...(Object.keys(overrides.models).length === 0 ? {} : { models: overrides.models }),
     ...(options.otel === undefined ? {} : { otelEndpoint: options.otel }),
   };

@@ -91,9 +91,11 @@ describe("runvil runs", () => {
     const io = diskIo();
     expect(await runCli(["runs", "list", "--journal", journal], io)).toBe(0);
     const [header, row] = io.out.split("\n");
-    expect(header).toMatch(/^ID +PROMPT +STARTED +DURATION +OUTCOME +ROUNDS +TOOLS +TOKENS$/);
+    expect(header).toMatch(
+      /^ID +PROMPT +STARTED +DURATION +OUTCOME +RESUMES +ROUNDS +TOOLS +TOKENS$/,
+    );
     expect(row).toMatch(
-      /^\d{8}-\d{6}-[0-9a-f]{6} +\S*notes\.md +\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +[\d.]+ (µs|ms|s) +succeeded +0 +0 +0$/,
+      /^\d{8}-\d{6}-[0-9a-f]{6} +\S*notes\.md +\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +[\d.]+ (µs|ms|s) +succeeded +0 +0 +0 +0$/,
     );
     const json = diskIo();
     expect(await runCli(["runs", "list", "--journal", journal, "--json"], json)).toBe(0);
@@ -105,6 +107,7 @@ describe("runvil runs", () => {
         toolCalls: 0,
         events: expect.any(Number),
         errorKind: null,
+        resumes: 0,
       }),
     ]);
   });

@@ -1,7 +1,13 @@
 import type { Journal, RunSummary } from "@runvil/journal";
 import type { CliIo } from "../io";
 import { type CliJournal, openCliJournal } from "../journal/cli-journal";
-import { formatInstant, formatTimeline, runDuration, runTimeline } from "../journal/run-timeline";
+import {
+  formatInstant,
+  formatTimeline,
+  recordedByJson,
+  runDuration,
+  runTimeline,
+} from "../journal/run-timeline";
 import { losslessJson } from "../lossless-json";
 
 /** Options every `runvil runs` command takes. */
@@ -49,7 +55,17 @@ function noJournal(io: CliIo, shown: string): number {
   return 1;
 }
 
-const COLUMNS = ["ID", "PROMPT", "STARTED", "DURATION", "OUTCOME", "ROUNDS", "TOOLS", "TOKENS"];
+const COLUMNS = [
+  "ID",
+  "PROMPT",
+  "STARTED",
+  "DURATION",
+  "OUTCOME",
+  "RESUMES",
+  "ROUNDS",
+  "TOOLS",
+  "TOKENS",
+];
 
 function listRow(run: RunSummary): string[] {
   return [
@@ -58,6 +74,7 @@ function listRow(run: RunSummary): string[] {
     formatInstant(run.startedAt),
     runDuration(run),
     run.errorKind === undefined ? run.outcome : `${run.outcome} (${run.errorKind})`,
+    String(run.resumes),
     String(run.modelRounds),
     String(run.toolCalls),
     String(run.inputTokens + run.outputTokens),
@@ -84,6 +101,7 @@ function summaryJson(run: RunSummary): Record<string, unknown> {
     durationMs: run.endedAt === undefined ? null : run.endedAt - run.startedAt,
     outcome: run.outcome,
     errorKind: run.errorKind ?? null,
+    resumes: run.resumes,
     effects: run.effects,
     modelRounds: run.modelRounds,
     toolCalls: run.toolCalls,
@@ -148,6 +166,8 @@ export function runsShowCommand(id: string, options: RunsOptions, io: CliIo): Pr
         io.stdout(
           `${losslessJson({
             ...summaryJson(run),
+            resumedAt: run.resumedAt.map((at) => new Date(at).toISOString()),
+            recordedBy: recordedByJson(run),
             args: run.inputs.args,
             seed: run.inputs.seed,
             bindings: run.inputs.bindings,

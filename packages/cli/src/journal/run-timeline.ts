@@ -1,5 +1,5 @@
 import type { EffectRecord, EventRecord, RecordedRun, RunSummary } from "@runvil/journal";
-import { decodeValue } from "@runvil/journal";
+import { decodeValue, ownerState } from "@runvil/journal";
 
 /** One effect in a run's timeline. */
 export interface TimelineEffect {
@@ -14,6 +14,18 @@ export interface TimelineEffect {
   readonly failed?: string;
 }
 
+/**
+ * A model round or a tool call the events show started and not ended, in a run with no ending:
+ * it is in progress (or the run was killed during it).
+ */
+export interface TimelineOpenCall {
+  readonly kind: "model" | "tool";
+  /** What it is, as an effect's `what` (`model round 2 (loop) on triager = local:qwen3`). */
+  readonly what: string;
+  /** The `seq` of the event that started it. */
+  readonly seq: number;
+}
+
 /** One section entry and its effects. */
 export interface TimelineEntry {
   readonly entry: string;
@@ -22,6 +34,8 @@ export interface TimelineEntry {
   /** How it was entered (`h1`, `walk`, `jump`, `call`, …). */
   readonly via: string;
   readonly effects: readonly TimelineEffect[];
+  /** Its model rounds and tool calls still in progress (only while the run has no ending). */
+  readonly inProgress: readonly TimelineOpenCall[];
 }
 
 /** A run's timeline: its entries in the order they began, and how it ended. */
@@ -76,29 +90,69 @@ function endingOf(run: RecordedRun): string | null {
   return result.stopped === true ? "stopped" : "cancelled";
 }
 
+type EntryDraft = {
+  entry: string;
+  section: string;
+  chain: string;
+  via: string;
+  effects: TimelineEffect[];
+  inProgress: TimelineOpenCall[];
+};
+
+/** The model rounds and tool calls the events started and never ended, by entry. */
+function openCalls(events: readonly EventRecord[]): Map<string, TimelineOpenCall[]> {
+  const open = new Map<string, Map<string, TimelineOpenCall>>();
+  for (const event of events) {
+    const started = event.type === "model_turn_started" || event.type === "tool_call_started";
+    const ended =
+      event.type === "model_turn_completed" ||
+      event.type === "model_turn_failed" ||
+      event.type === "tool_call_succeeded" ||
+      event.type === "tool_call_failed";
+    if (!started && !ended) continue;
+    const fields = record(JSON.parse(event.line));
+    const entry = text(fields.entry);
+    const model = event.type.startsWith("model_");
+    const key = model
+      ? `model\u0000${String(fields.turn)}\u0000${text(fields.via)}`
+      : `tool\u0000${text(fields.tool_call_id)}\u0000${text(fields.alias)}\u0000${String(fields.turn)}`;
+    let calls = open.get(entry);
+    if (calls === undefined) {
+      calls = new Map();
+      open.set(entry, calls);
+    }
+    if (ended) {
+      calls.delete(key);
+      continue;
+    }
+    const what = model
+      ? `model round ${String(fields.turn)} (${text(fields.via)}) on ${text(fields.role)} = ${text(fields.model)}`
+      : `tool ${fields.tool === undefined ? `${text(fields.alias)} (local)` : text(fields.tool)} (${text(fields.caller)})`;
+    calls.set(key, { kind: model ? "model" : "tool", what, seq: event.seq });
+  }
+  const byEntry = new Map<string, TimelineOpenCall[]>();
+  for (const [entry, calls] of open) if (calls.size > 0) byEntry.set(entry, [...calls.values()]);
+  return byEntry;
+}
+
 /** The timeline of a recorded run, from its events (the entries) and its effects. */
 export function runTimeline(
   run: RecordedRun,
   effects: readonly EffectRecord[],
   events: readonly EventRecord[],
 ): RunTimeline {
-  const entries: {
-    entry: string;
-    section: string;
-    chain: string;
-    via: string;
-    effects: TimelineEffect[];
-  }[] = [];
-  const byEntry = new Map<string, (typeof entries)[number]>();
+  const entries: EntryDraft[] = [];
+  const byEntry = new Map<string, EntryDraft>();
   for (const event of events) {
     if (event.type !== "section_entered") continue;
     const fields = record(JSON.parse(event.line));
-    const entry = {
+    const entry: EntryDraft = {
       entry: text(fields.entry),
       section: text(fields.section),
       chain: event.chain,
       via: text(fields.via),
       effects: [],
+      inProgress: [],
     };
     entries.push(entry);
     byEntry.set(entry.entry, entry);
@@ -112,6 +166,7 @@ export function runTimeline(
         chain: effect.origin.chain,
         via: "?",
         effects: [],
+        inProgress: [],
       };
       entries.push(entry);
       byEntry.set(entry.entry, entry);
@@ -123,6 +178,13 @@ export function runTimeline(
       durationMs: effect.durationUs / 1000,
       ...(effect.failure === undefined ? {} : { failed: effect.failure.message }),
     });
+  }
+  // A run that ended has nothing in progress (a call its cancel cut off shows as it failed).
+  if (run.result === undefined) {
+    for (const [id, calls] of openCalls(events)) {
+      const entry = byEntry.get(id);
+      if (entry !== undefined) entry.inProgress.push(...calls);
+    }
   }
   return { entries, ending: endingOf(run) };
 }
@@ -144,6 +206,45 @@ export function runDuration(run: RunSummary): string {
   return run.endedAt === undefined ? "-" : formatDuration(run.endedAt - run.startedAt);
 }
 
+/**
+ * The process recording a run with no ending, for `runs show --json`: its pid, host, and
+ * whether it still runs as this host sees it (`alive`, `gone`: killed or crashed, `elsewhere`:
+ * another host); null once the run ended or for a run recorded before owners were kept.
+ */
+export function recordedByJson(
+  run: RecordedRun,
+): { pid: number; host: string; state: "alive" | "gone" | "elsewhere" } | null {
+  if (run.owner === undefined || run.outcome !== "running") return null;
+  const state = ownerState(run.owner);
+  return {
+    pid: run.owner.pid,
+    host: run.owner.host,
+    state: state === "self" ? "alive" : state,
+  };
+}
+
+/** How a run with no ending stands, from its recording process. */
+function noEnding(run: RecordedRun): string {
+  const by = recordedByJson(run);
+  if (by === null) {
+    return "no ending: the run is still going, or it was killed (its record ends at its last commit)";
+  }
+  const process = `process ${by.pid} on ${by.host}`;
+  if (by.state === "alive") return `no ending yet: ${process} is recording it`;
+  if (by.state === "gone") {
+    return `no ending: ${process} that recorded it is gone (killed or crashed); runvil resume ${run.id} continues it`;
+  }
+  return `no ending: ${process} records it (or did; this host cannot tell)`;
+}
+
+/** `resumed 2 times (2026-12-02 00:45:12Z, 2026-12-02 00:47:30Z)`, or undefined when never. */
+export function resumedText(run: RecordedRun): string | undefined {
+  if (run.resumes === 0) return undefined;
+  const times = run.resumes === 1 ? "once" : `${run.resumes} times`;
+  const when = run.resumedAt.map(formatInstant).join(", ");
+  return `resumed ${times}${when === "" ? "" : ` (${when})`}`;
+}
+
 /** The `runvil runs show` text of a run. */
 export function formatTimeline(run: RecordedRun, timeline: RunTimeline): string {
   const lines = [
@@ -151,6 +252,8 @@ export function formatTimeline(run: RecordedRun, timeline: RunTimeline): string 
     `started ${formatInstant(run.startedAt)} · seed ${run.inputs.seed} · args ${JSON.stringify(run.inputs.args)} · prompt ${run.promptHash}`,
     `${run.effects} effects · ${run.modelRounds} model rounds · ${run.toolCalls} tool calls · ${run.inputTokens + run.outputTokens} tokens · ${run.events} events`,
   ];
+  const resumed = resumedText(run);
+  if (resumed !== undefined) lines.push(resumed);
   for (const entry of timeline.entries) {
     lines.push(
       `${entry.section} (entry ${entry.entry}, ${entry.via}${entry.chain === "0" ? "" : `, chain ${entry.chain}`})`,
@@ -165,10 +268,8 @@ export function formatTimeline(run: RecordedRun, timeline: RunTimeline): string 
         `  ${effect.effect}  ${effect.what} · ${formatDuration(effect.durationMs)}${usage}${failed}`,
       );
     }
+    for (const call of entry.inProgress) lines.push(`  …  ${call.what} · in progress`);
   }
-  lines.push(
-    timeline.ending ??
-      "no ending: the run is still going, or it was killed (its record ends at its last effect)",
-  );
+  lines.push(timeline.ending ?? noEnding(run));
   return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,4 @@
-import type { Divergence } from "@runvil/journal";
+import type { Divergence, RunClaim } from "@runvil/journal";
 import type { EffectPort, RunResult } from "@runvil/protocol";
 import { directoryFingerprint } from "./store-fingerprint";
 
@@ -27,7 +27,8 @@ function messageOf(error: unknown): string {
  * journaled effects are answered from the record, the rest run live on `inner` and are
  * recorded into the same run. `store` is the run's store directory (its changes get intents
  * and a pending one is checked against the file), or undefined for an in-memory store (rebuilt
- * from the journaled changes). Rejects with the journal's error when it cannot be read.
+ * from the journaled changes). Rejects with the journal's error when it cannot be read, or when
+ * another live process records the run (`running`; `force` takes over one of another host).
  */
 export async function startResuming(
   location: string,
@@ -35,11 +36,16 @@ export async function startResuming(
   inner: EffectPort,
   store: string | undefined,
   onDivergence: (divergence: Divergence) => void,
+  force = false,
 ): Promise<Resuming> {
   const { createResumePort, openJournal } = await import("@runvil/journal");
   const journal = await openJournal(location);
   let port: ReturnType<typeof createResumePort>;
+  let claim: RunClaim | undefined;
   try {
+    // Before anything runs: a run another live process records is refused (docs/design/resume.md
+    // "A run still recording"), and this process becomes its owner, so a second resume is too.
+    claim = await journal.claimRun(runId, { force });
     const [effects, events, intents] = await Promise.all([
       journal.readEffects(runId),
       journal.readEvents(runId),
@@ -52,6 +58,7 @@ export async function startResuming(
       onDivergence,
     });
   } catch (error) {
+    await claim?.release().catch(() => {});
     await journal.close();
     throw error;
   }
@@ -64,6 +71,8 @@ export async function startResuming(
     },
     async finish(result: RunResult): Promise<string | undefined> {
       await port.finish(result);
+      // Diverged before anything was written: the record is given back exactly as it was.
+      if (port.divergence !== undefined) await claim?.release().catch(() => {});
       await journal.close().catch(() => {});
       const failed = port.recordingError;
       if (failed === undefined) return undefined;

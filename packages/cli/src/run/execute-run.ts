@@ -212,6 +212,7 @@ async function runOnHost(
         effects,
         request.store,
         () => diverged.abort(),
+        request.resume.force === true,
       );
     } catch (error) {
       sink?.close();

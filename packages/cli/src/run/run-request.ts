@@ -38,8 +38,9 @@ export interface RunRequest {
   /**
    * `runvil resume`: continue the recorded run `runId` of the journal at `journal` (a file path
    * or URL) instead of recording a new one (docs/design/resume.md); `record` is ignored.
+   * `force`: take over a run a process on another host records (`runvil resume --force`).
    */
-  readonly resume?: { readonly runId: string; readonly journal: string };
+  readonly resume?: { readonly runId: string; readonly journal: string; readonly force?: boolean };
   /** `--model role=id` bindings; absent: none. */
   readonly models?: Readonly<Record<string, string>>;
   /** `--otel`: the OTLP/HTTP traces endpoint the run's spans are sent to (docs/design/otel.md). */

@@ -29,6 +29,8 @@ function recorded(result: RunResult | undefined, seed = "7"): RecordedRun {
     inputTokens: 0,
     outputTokens: 0,
     events: 0,
+    resumes: 0,
+    resumedAt: [],
     inputs: {
       promptPath: "t.md",
       promptBytes: bytes,

@@ -254,6 +254,28 @@ function endingView(ending: EndingView | null, promptPath: string): HTMLElement 
   );
 }
 
+/** `resumed`: `once (…)`, `2 times (…, …)`; no row for a run never resumed. */
+function resumedRow(view: RunView): [string, string][] {
+  const count = view.run.resumes;
+  if (count === 0) return [];
+  const times = count === 1 ? "once" : `${count} times`;
+  const when = view.resumedAt.map(formatInstant).join(", ");
+  return [["resumed", `${times}${when === "" ? "" : ` (${when})`}`]];
+}
+
+/** `recorded by`: the process of a run with no ending, and whether it still runs. */
+function recordedByRow(view: RunView): [string, string][] {
+  const by = view.recordedBy;
+  if (by === null) return [];
+  const state =
+    by.state === "alive"
+      ? "running"
+      : by.state === "gone"
+        ? "gone: killed or crashed; runvil resume continues the run"
+        : "on another host";
+  return [["recorded by", `process ${by.pid} on ${by.host} (${state})`]];
+}
+
 function summary(view: RunView): HTMLElement {
   const run = view.run;
   const rows: [string, string][] = [
@@ -261,6 +283,8 @@ function summary(view: RunView): HTMLElement {
     ["started", formatInstant(run.startedAt)],
     ["duration", formatDuration(run.durationMs)],
     ["outcome", outcomeText(run.outcome, run.errorKind)],
+    ...resumedRow(view),
+    ...recordedByRow(view),
     ["args", JSON.stringify(view.args)],
     ["seed", view.seed],
     ["model rounds", String(run.modelRounds)],

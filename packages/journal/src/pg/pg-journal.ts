@@ -7,7 +7,14 @@ import {
 } from "@runvil/pg-kit";
 import type * as Pg from "pg";
 import { encodeValue } from "../codec";
-import type { Journal, ListRunsOptions, RunRecorder } from "../journal";
+import {
+  type ClaimRunOptions,
+  EVENT_COMMIT_MS,
+  type Journal,
+  type ListRunsOptions,
+  type RunClaim,
+  type RunRecorder,
+} from "../journal";
 import { JournalError } from "../journal-error";
 import { promptHash } from "../prompt-hash";
 import type {
@@ -19,8 +26,9 @@ import type {
   RunSummary,
   StoreIntent,
 } from "../records";
-import { alreadyEnded, noSuchRun } from "../resume-errors";
+import { checkResumable, noSuchRun, type ResumableRow } from "../resume-errors";
 import { isRunIdText, newRunId } from "../run-id";
+import { currentOwner, ownerText } from "../run-owner";
 import {
   type FullRunRow,
   failureOf,
@@ -74,6 +82,10 @@ class PgRecorder implements RunRecorder {
   #events: EventRecord[] = [];
   /** Writes of one run go in order. */
   #tail: Promise<void> = Promise.resolve();
+  /** The event window's timer ({@link EVENT_COMMIT_MS}): events waiting for no effect. */
+  #eventTimer: NodeJS.Timeout | undefined;
+  /** A failure of a write the event timer made, thrown by the next write. */
+  #failed: unknown;
 
   constructor(journal: PgJournal, runId: string) {
     this.#journal = journal;
@@ -82,10 +94,26 @@ class PgRecorder implements RunRecorder {
 
   recordEvent(event: EventRecord): void {
     this.#events.push(event);
+    if (this.#eventTimer === undefined) {
+      this.#eventTimer = setTimeout(this.#onEventTimer, EVENT_COMMIT_MS);
+      this.#eventTimer.unref();
+    }
   }
 
+  readonly #onEventTimer = (): void => {
+    this.#eventTimer = undefined;
+    if (this.#events.length === 0 || this.#failed !== undefined) return;
+    const events = this.#events;
+    this.#events = [];
+    this.#queue(() => this.#journal.writeEvents(this.runId, events)).catch((error: unknown) => {
+      this.#failed ??= error;
+    });
+  };
+
   #queue(write: () => Promise<void>): Promise<void> {
-    const next = this.#tail.then(write);
+    const failed = this.#failed;
+    const next =
+      failed === undefined ? this.#tail.then(write) : Promise.reject<void>(failed as Error);
     this.#tail = next.catch(() => {});
     return next;
   }
@@ -105,6 +133,8 @@ class PgRecorder implements RunRecorder {
   }
 
   finish(ending: RunEnding): Promise<void> {
+    if (this.#eventTimer !== undefined) clearTimeout(this.#eventTimer);
+    this.#eventTimer = undefined;
     const events = this.#events;
     this.#events = [];
     return this.#queue(() => this.#journal.writeEnding(this.runId, events, ending));
@@ -161,6 +191,15 @@ class PgJournal implements Journal {
     );
   }
 
+  async writeEvents(runId: string, events: readonly EventRecord[]): Promise<void> {
+    await this.#query(
+      `cannot record the events of run ${runId}`,
+      `INSERT INTO events (run_id, seq, type, chain, line)
+       SELECT $1, s, t, c, l FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS u (s, t, c, l)`,
+      [runId, ...eventColumns(events)],
+    );
+  }
+
   async writeEnding(
     runId: string,
     events: readonly EventRecord[],
@@ -171,7 +210,8 @@ class PgJournal implements Journal {
       `cannot record the end of run ${runId}`,
       `WITH ${EVENTS_CTE}
        UPDATE runs SET ended_at = $6, outcome = $7, error_kind = $8, result = $9, effects = $10,
-         model_rounds = $11, tool_calls = $12, input_tokens = $13, output_tokens = $14, events = $15
+         model_rounds = $11, tool_calls = $12, input_tokens = $13, output_tokens = $14, events = $15,
+         owner = NULL
        WHERE id = $1`,
       [
         runId,
@@ -207,8 +247,12 @@ class PgJournal implements Journal {
     );
   }
 
-  async resumeRun(runId: string): Promise<RunRecorder> {
-    const doing = `cannot reopen run ${runId}`;
+  /** Runs `work` in one transaction on one connection, the run's row locked. */
+  async #withRunLocked(
+    doing: string,
+    runId: string,
+    work: (client: Pg.PoolClient, row: ResumableRow | undefined) => Promise<void>,
+  ): Promise<void> {
     let client: Pg.PoolClient;
     try {
       client = await this.#pool.connect();
@@ -217,23 +261,11 @@ class PgJournal implements Journal {
     }
     try {
       await client.query("BEGIN");
-      const found = await client.query<{ outcome: string | null; ended_at: string | null }>(
-        "SELECT outcome, ended_at FROM runs WHERE id = $1 FOR UPDATE",
+      const found = await client.query<ResumableRow>(
+        "SELECT outcome, ended_at, owner FROM runs WHERE id = $1 FOR UPDATE",
         [runId],
       );
-      const row = found.rows[0];
-      if (row === undefined) throw noSuchRun(this.location, runId);
-      if (row.outcome !== null && row.outcome !== "cancelled") {
-        throw alreadyEnded(this.location, runId, row.outcome, Number(row.ended_at));
-      }
-      await client.query(
-        "DELETE FROM effects WHERE run_id = $1 AND failure IS NOT NULL AND (failure::json ->> 'type') = 'error'",
-        [runId],
-      );
-      await client.query(
-        "UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL, resumes = resumes + 1 WHERE id = $1",
-        [runId],
-      );
+      await work(client, found.rows[0]);
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
@@ -241,6 +273,42 @@ class PgJournal implements Journal {
     } finally {
       client.release();
     }
+  }
+
+  async claimRun(runId: string, options: ClaimRunOptions = {}): Promise<RunClaim> {
+    const mine = ownerText(currentOwner());
+    let previous: string | null = null;
+    await this.#withRunLocked(`cannot claim run ${runId}`, runId, async (client, row) => {
+      checkResumable(this.location, runId, row, options.force);
+      previous = row?.owner ?? null;
+      await client.query("UPDATE runs SET owner = $2 WHERE id = $1", [runId, mine]);
+    });
+    return {
+      release: async () => {
+        await this.#query(
+          `cannot release run ${runId}`,
+          "UPDATE runs SET owner = $2 WHERE id = $1 AND owner = $3",
+          [runId, previous, mine],
+        );
+      },
+    };
+  }
+
+  async resumeRun(runId: string): Promise<RunRecorder> {
+    await this.#withRunLocked(`cannot reopen run ${runId}`, runId, async (client, row) => {
+      // A claim of this process (claimRun) is its own: only another live owner refuses.
+      checkResumable(this.location, runId, row, true);
+      await client.query(
+        "DELETE FROM effects WHERE run_id = $1 AND failure IS NOT NULL AND (failure::json ->> 'type') = 'error'",
+        [runId],
+      );
+      await client.query(
+        `WITH up AS (UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL,
+           resumes = resumes + 1, owner = $2 WHERE id = $1 RETURNING id, resumes)
+         INSERT INTO resumes (run_id, n, resumed_at) SELECT id, resumes, $3 FROM up`,
+        [runId, ownerText(currentOwner()), Date.now()],
+      );
+    });
     return new PgRecorder(this, runId);
   }
 
@@ -267,8 +335,8 @@ class PgJournal implements Journal {
     const runId = newRunId(inputs.startedAt);
     await this.#query(
       "cannot record a new run",
-      `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions, owner)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         runId,
         inputs.promptPath,
@@ -284,6 +352,7 @@ class PgJournal implements Journal {
         encodeValue(inputs.host),
         encodeValue(inputs.bindings),
         encodeValue(inputs.versions),
+        ownerText(currentOwner()),
       ],
     );
     return new PgRecorder(this, runId);
@@ -345,7 +414,17 @@ class PgJournal implements Journal {
       }
     }
     const row = rows[0];
-    return row === undefined ? undefined : recordedRunOf(row, await this.#liveCounts(row));
+    if (row === undefined) return undefined;
+    const resumes = await this.#query<{ resumed_at: string }>(
+      doing,
+      "SELECT resumed_at FROM resumes WHERE run_id = $1 ORDER BY n",
+      [row.id],
+    );
+    return recordedRunOf(
+      row,
+      resumes.map((r) => Number(r.resumed_at)),
+      await this.#liveCounts(row),
+    );
   }
 
   async readEffects(runId: string): Promise<readonly EffectRecord[]> {
@@ -387,6 +466,7 @@ class PgJournal implements Journal {
         e1 AS (DELETE FROM events WHERE run_id IN (SELECT id FROM old)),
         e2 AS (DELETE FROM effects WHERE run_id IN (SELECT id FROM old)),
         e3 AS (DELETE FROM store_intents WHERE run_id IN (SELECT id FROM old)),
+        e4 AS (DELETE FROM resumes WHERE run_id IN (SELECT id FROM old)),
         gone AS (DELETE FROM runs WHERE id IN (SELECT id FROM old) RETURNING id)
        SELECT count(*) AS n FROM gone`,
       [startedBefore],

@@ -74,11 +74,16 @@ describe.skipIf(!existsSync(dist))(
         const events = await journal.readEvents(id);
         const n = effects.length;
         total += n;
-        // No gap, no doubled effect: exactly 0/1 … 0/n, and the two events of each.
+        // No gap, no doubled effect: exactly 0/1 … 0/n, and the two events of each, and at
+        // most the events of the next effect (committed by the event window before it).
         expect(effects.map((e) => e.effect)).toEqual(
           Array.from({ length: n }, (_, i) => `0/${i + 1}`),
         );
-        expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 2 * n }, (_, i) => i + 1));
+        expect(events.length - 2 * n).toBeGreaterThanOrEqual(0);
+        expect(events.length - 2 * n).toBeLessThanOrEqual(2);
+        expect(events.map((e) => e.seq)).toEqual(
+          Array.from({ length: events.length }, (_, i) => i + 1),
+        );
         for (const effect of effects) {
           const index = Number(effect.effect.slice(2));
           expect(effect.output?.length).toBe(index % 7 === 0 ? 2002 : '{"$undefined":true}'.length);
@@ -86,7 +91,7 @@ describe.skipIf(!existsSync(dist))(
         expect(runs.find((r) => r.id === id)).toMatchObject({
           outcome: "running",
           effects: n,
-          events: 2 * n,
+          events: events.length,
         });
       }
       expect(total).toBeGreaterThan(0);

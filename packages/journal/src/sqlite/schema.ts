@@ -73,6 +73,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     before TEXT NOT NULL,
     PRIMARY KEY (run_id, effect)
   );`,
+  // 5: the process recording a run (JSON: pid, host, start; cleared with the ending) and when
+  // each resume reopened it (docs/design/resume.md).
+  `ALTER TABLE runs ADD COLUMN owner TEXT;
+  CREATE TABLE resumes (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    resumed_at INTEGER NOT NULL,
+    PRIMARY KEY (run_id, n)
+  );`,
 ];
 
 /** The schema version this Runvil writes. */

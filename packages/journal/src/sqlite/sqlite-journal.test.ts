@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GROUP_COMMIT_CHARS, GROUP_COMMIT_EFFECTS } from "../journal";
+import { EVENT_COMMIT_MS, GROUP_COMMIT_CHARS, GROUP_COMMIT_EFFECTS } from "../journal";
 import { JournalError } from "../journal-error";
+import { sleeper } from "../test-sleeper";
 import { describeJournalContract } from "../testing";
 import { contractEffect, contractEvent, contractInputs } from "../testing/journal-contract";
 import { JOURNAL_APPLICATION_ID, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema";
@@ -177,6 +178,70 @@ describe("the SQLite journal file", () => {
       output,
       output,
     ]);
+    await journal.close();
+  });
+
+  it("commits events that waited past the event window while the thread was held (a long Lua block)", async () => {
+    const journal = openSqliteJournal(join(tempFolder(), "runs.db"));
+    const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+    recorder.recordEvent(contractEvent(1));
+    recorder.recordEvent(contractEvent(2));
+    expect(await journal.readEvents(recorder.runId)).toEqual([]);
+    // The thread is held (no timer can fire), as by a Lua block that runs for a while.
+    const held = performance.now();
+    while (performance.now() - held < EVENT_COMMIT_MS + 10) {}
+    recorder.recordEvent(contractEvent(3));
+    expect((await journal.readEvents(recorder.runId)).map((event) => event.seq)).toEqual([1, 2, 3]);
+    // The next events start a new window.
+    recorder.recordEvent(contractEvent(4));
+    expect(await journal.readEvents(recorder.runId)).toHaveLength(3);
+    await journal.close();
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "refuses to resume a run another live process records, and takes it over once that process is gone",
+    async () => {
+      const file = join(tempFolder(), "runs.db");
+      const journal = openSqliteJournal(file);
+      const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+      await recorder.recordEffect(contractEffect(1));
+      // The run's recorder is another process, still running.
+      const other = await sleeper();
+      const owner = JSON.stringify({ pid: other.pid, host: hostname(), started: other.started });
+      const db = new (createRequire(import.meta.url)("better-sqlite3"))(file);
+      db.prepare("UPDATE runs SET owner = ? WHERE id = ?").run(owner, recorder.runId);
+      db.close();
+      const before = await journal.findRun(recorder.runId);
+      const refused = await failureOf(() => journal.claimRun(recorder.runId));
+      expect(refused.reason).toBe("running");
+      expect(refused.message).toBe(
+        `${file}: run ${recorder.runId} is still being recorded by process ${other.pid} on ${hostname()}, so it was not resumed (it would run twice); wait for it to end, or stop it (kill -TERM ${other.pid}) and resume it then (the record was left unchanged)`,
+      );
+      expect((await failureOf(() => journal.resumeRun(recorder.runId))).reason).toBe("running");
+      expect(await journal.findRun(recorder.runId)).toEqual(before);
+      // Killed: the run is stale, and this process takes it over.
+      await other.kill();
+      await journal.claimRun(recorder.runId);
+      expect((await journal.findRun(recorder.runId))?.owner?.pid).toBe(process.pid);
+      await journal.close();
+    },
+  );
+
+  it("refuses a run recorded on another host unless forced", async () => {
+    const file = join(tempFolder(), "runs.db");
+    const journal = openSqliteJournal(file);
+    const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+    const owner = JSON.stringify({ pid: 4242, host: "build-7", started: "ms:1" });
+    const db = new (createRequire(import.meta.url)("better-sqlite3"))(file);
+    db.prepare("UPDATE runs SET owner = ? WHERE id = ?").run(owner, recorder.runId);
+    db.close();
+    const refused = await failureOf(() => journal.claimRun(recorder.runId));
+    expect(refused.reason).toBe("running");
+    expect(refused.message).toBe(
+      `${file}: run ${recorder.runId} is being recorded by process 4242 on build-7, and ${hostname()} cannot tell whether that process still runs, so it was not resumed; resume it on build-7, or pass --force once you know that process ended (the record was left unchanged)`,
+    );
+    await journal.claimRun(recorder.runId, { force: true });
+    expect((await journal.findRun(recorder.runId))?.owner?.host).toBe(hostname());
     await journal.close();
   });
 

@@ -1,15 +1,19 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { performance } from "node:perf_hooks";
 import type { EffectOrigin } from "@runvil/protocol";
 import type BetterSqlite3 from "better-sqlite3";
 import { encodeValue } from "../codec";
 import {
+  type ClaimRunOptions,
+  EVENT_COMMIT_MS,
   GROUP_COMMIT_CHARS,
   GROUP_COMMIT_EFFECTS,
   GROUP_COMMIT_MS,
   type Journal,
   type ListRunsOptions,
+  type RunClaim,
   type RunRecorder,
 } from "../journal";
 import { JournalError } from "../journal-error";
@@ -23,8 +27,9 @@ import type {
   RunSummary,
   StoreIntent,
 } from "../records";
-import { alreadyEnded, noSuchRun } from "../resume-errors";
+import { checkResumable, noSuchRun, type ResumableRow } from "../resume-errors";
 import { isRunIdText, newRunId } from "../run-id";
+import { currentOwner, ownerText } from "../run-owner";
 import {
   type FullRunRow,
   failureOf,
@@ -129,6 +134,8 @@ interface Batch {
   last: string;
   /** The last effect's origin (the next one with the same is written as absent). */
   origin: EffectOrigin | undefined;
+  /** When its first event was buffered (`performance.now()`), for the event window. */
+  eventsSince: number;
 }
 
 function emptyBatch(): Batch {
@@ -142,6 +149,7 @@ function emptyBatch(): Batch {
     first: "",
     last: "",
     origin: undefined,
+    eventsSince: 0,
   };
 }
 
@@ -149,8 +157,11 @@ class SqliteRecorder implements RunRecorder {
   readonly runId: string;
   readonly #journal: SqliteJournal;
   #batch: Batch = emptyBatch();
+  /** The group commit's timer (store effects: {@link GROUP_COMMIT_MS}). */
   #timer: NodeJS.Timeout | undefined;
-  /** A failure of a batch written by the timer, thrown by the next write. */
+  /** The event window's timer ({@link EVENT_COMMIT_MS}): events waiting for no effect. */
+  #eventTimer: NodeJS.Timeout | undefined;
+  /** A failure of a batch written by a timer or by recordEvent, thrown by the next write. */
   #failed: unknown;
 
   constructor(journal: SqliteJournal, runId: string) {
@@ -162,15 +173,41 @@ class SqliteRecorder implements RunRecorder {
     const batch = this.#batch;
     batch.eventText = appendEvent(batch.eventText, event);
     batch.events += 1;
+    if (batch.events === 1) {
+      batch.eventsSince = performance.now();
+      // One timer per window at most, however many batches it sees (a commit clears none).
+      if (this.#eventTimer === undefined) {
+        this.#eventTimer = setTimeout(this.#onEventTimer, EVENT_COMMIT_MS);
+        this.#eventTimer.unref();
+      }
+    } else if (performance.now() - batch.eventsSince >= EVENT_COMMIT_MS) {
+      // A long Lua block holds the thread, so no timer fires: commit from here.
+      this.#flushQuietly();
+    }
   }
 
-  /** Writes the batch: the buffered events and effects, in one transaction. */
+  readonly #onEventTimer = (): void => {
+    this.#eventTimer = undefined;
+    if (this.#batch.events > 0) this.#flushQuietly();
+  };
+
+  /** Writes the batch; a failure is kept and thrown by the next write. */
+  #flushQuietly(): void {
+    if (this.#failed !== undefined) return;
+    try {
+      this.#flush();
+    } catch (error) {
+      this.#failed = error;
+    }
+  }
+
+  /** Writes the batch: the buffered events and effects, in one statement. */
   #flush(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#failed !== undefined) throw this.#failed;
     const batch = this.#batch;
-    if (batch.effects === 0) return;
+    if (batch.effects === 0 && batch.events === 0) return;
     this.#batch = emptyBatch();
     this.#journal.writeBatch(this.runId, batch);
   }
@@ -194,11 +231,7 @@ class SqliteRecorder implements RunRecorder {
     } else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
-        try {
-          this.#flush();
-        } catch (error) {
-          this.#failed = error;
-        }
+        this.#flushQuietly();
       }, GROUP_COMMIT_MS);
       this.#timer.unref();
     }
@@ -223,7 +256,12 @@ class SqliteRecorder implements RunRecorder {
   }
 
   async finish(ending: RunEnding): Promise<void> {
-    this.#flush();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#eventTimer !== undefined) clearTimeout(this.#eventTimer);
+    this.#timer = undefined;
+    this.#eventTimer = undefined;
+    if (this.#failed !== undefined) throw this.#failed;
+    // The last batch and the ending in one transaction.
     const batch = this.#batch;
     this.#batch = emptyBatch();
     this.#journal.writeEnding(this.runId, batch, ending);
@@ -246,7 +284,7 @@ class SqliteJournal implements Journal {
     );
     const endRun = db.prepare(
       `UPDATE runs SET ended_at = ?, outcome = ?, error_kind = ?, result = ?, effects = ?, model_rounds = ?,
-       tool_calls = ?, input_tokens = ?, output_tokens = ?, events = ? WHERE id = ?`,
+       tool_calls = ?, input_tokens = ?, output_tokens = ?, events = ?, owner = NULL WHERE id = ?`,
     );
     const write = (runId: string, batch: Batch): void => {
       insertBatch.run(
@@ -262,7 +300,7 @@ class SqliteJournal implements Journal {
     // One statement is atomic on its own: a batch needs no explicit transaction.
     this.#writeBatch = write;
     this.#writeEnding = db.transaction((runId: string, batch: Batch, ending: RunEnding) => {
-      if (batch.events > 0) write(runId, batch);
+      if (batch.effects > 0 || batch.events > 0) write(runId, batch);
       const counts = ending.counts;
       endRun.run(
         ending.endedAt,
@@ -290,9 +328,11 @@ class SqliteJournal implements Journal {
 
   writeBatch(runId: string, batch: Batch): void {
     const named =
-      batch.first === batch.last
-        ? `effect ${batch.first}`
-        : `effects ${batch.first} to ${batch.last}`;
+      batch.effects === 0
+        ? "the events"
+        : batch.first === batch.last
+          ? `effect ${batch.first}`
+          : `effects ${batch.first} to ${batch.last}`;
     this.#guard(`cannot record ${named} of run ${runId}`, () => this.#writeBatch(runId, batch));
   }
 
@@ -378,17 +418,41 @@ class SqliteJournal implements Journal {
     );
   }
 
+  #resumableRow(runId: string): ResumableRow | undefined {
+    return this.#db.prepare("SELECT outcome, ended_at, owner FROM runs WHERE id = ?").get(runId) as
+      | ResumableRow
+      | undefined;
+  }
+
+  async claimRun(runId: string, options: ClaimRunOptions = {}): Promise<RunClaim> {
+    const mine = ownerText(currentOwner());
+    const previous = this.#guard(`cannot claim run ${runId}`, () =>
+      this.#db
+        .transaction(() => {
+          const row = this.#resumableRow(runId);
+          checkResumable(this.location, runId, row, options.force);
+          this.#db.prepare("UPDATE runs SET owner = ? WHERE id = ?").run(mine, runId);
+          return row?.owner ?? null;
+        })
+        .immediate(),
+    );
+    return {
+      release: async () => {
+        this.#guard(`cannot release run ${runId}`, () =>
+          this.#db
+            .prepare("UPDATE runs SET owner = ? WHERE id = ? AND owner = ?")
+            .run(previous, runId, mine),
+        );
+      },
+    };
+  }
+
   async resumeRun(runId: string): Promise<RunRecorder> {
     this.#guard(`cannot reopen run ${runId}`, () =>
       this.#db
         .transaction(() => {
-          const row = this.#db
-            .prepare("SELECT outcome, ended_at FROM runs WHERE id = ?")
-            .get(runId) as { outcome: string | null; ended_at: number | null } | undefined;
-          if (row === undefined) throw noSuchRun(this.location, runId);
-          if (row.outcome !== null && row.outcome !== "cancelled") {
-            throw alreadyEnded(this.location, runId, row.outcome, Number(row.ended_at));
-          }
+          // A claim of this process (claimRun) is its own: only another live owner refuses.
+          checkResumable(this.location, runId, this.#resumableRow(runId), true);
           // The calls a cancel or a stop aborted (no recorded reason) run again.
           this.#db
             .prepare(
@@ -402,9 +466,14 @@ class SqliteJournal implements Journal {
           );
           this.#db
             .prepare(
-              "UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL, resumes = resumes + 1 WHERE id = ?",
+              "UPDATE runs SET ended_at = NULL, outcome = NULL, error_kind = NULL, result = NULL, resumes = resumes + 1, owner = ? WHERE id = ?",
             )
-            .run(runId);
+            .run(ownerText(currentOwner()), runId);
+          this.#db
+            .prepare(
+              "INSERT INTO resumes (run_id, n, resumed_at) SELECT id, resumes, ? FROM runs WHERE id = ?",
+            )
+            .run(Date.now(), runId);
         })
         .immediate(),
     );
@@ -436,8 +505,8 @@ class SqliteJournal implements Journal {
     this.#guard("cannot record a new run", () =>
       this.#db
         .prepare(
-          `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO runs (id, prompt_path, prompt_hash, prompt, args, seed, started_at, host, bindings, versions, owner)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           runId,
@@ -454,6 +523,7 @@ class SqliteJournal implements Journal {
           encodeValue(inputs.host),
           encodeValue(inputs.bindings),
           encodeValue(inputs.versions),
+          ownerText(currentOwner()),
         ),
     );
     return new SqliteRecorder(this, runId);
@@ -514,7 +584,12 @@ class SqliteJournal implements Journal {
         }
         row = rows[0];
       }
-      return row === undefined ? undefined : recordedRunOf(row, this.#liveCounts(row));
+      if (row === undefined) return undefined;
+      const resumedAt = this.#db
+        .prepare("SELECT resumed_at FROM resumes WHERE run_id = ? ORDER BY n")
+        .pluck()
+        .all(row.id) as number[];
+      return recordedRunOf(row, resumedAt, this.#liveCounts(row));
     });
   }
 
@@ -580,6 +655,7 @@ class SqliteJournal implements Journal {
         this.#db.prepare(`DELETE FROM effects WHERE run_id IN (${old})`).run(startedBefore);
         this.#db.prepare(`DELETE FROM batches WHERE run_id IN (${old})`).run(startedBefore);
         this.#db.prepare(`DELETE FROM store_intents WHERE run_id IN (${old})`).run(startedBefore);
+        this.#db.prepare(`DELETE FROM resumes WHERE run_id IN (${old})`).run(startedBefore);
         return this.#db.prepare("DELETE FROM runs WHERE started_at < ?").run(startedBefore).changes;
       })(),
     );

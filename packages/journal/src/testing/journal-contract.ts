@@ -1,7 +1,8 @@
+import { hostname } from "node:os";
 import type { EffectOrigin } from "@runvil/protocol";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { encodeValue } from "../codec";
-import type { Journal } from "../journal";
+import { EVENT_COMMIT_MS, type Journal } from "../journal";
 import { JournalError } from "../journal-error";
 import { promptHash } from "../prompt-hash";
 import type { EffectRecord, EventRecord, RunEnding, RunInputs } from "../records";
@@ -191,6 +192,39 @@ export function describeJournalContract(
       expect(run).toMatchObject({ outcome: "running", effects: 3, toolCalls: 1, events: 2 });
     });
 
+    it("commits events that wait for no effect within the event window, for every connection", async () => {
+      const made = await setup();
+      const { journal } = made;
+      const reader = await another(made);
+      const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+      await recorder.recordEffect(contractEffect(1));
+      // A model round in progress: its events are emitted, no effect follows for a while.
+      const waited = performance.now();
+      recorder.recordEvent(contractEvent(3));
+      recorder.recordEvent(contractEvent(4));
+      await vi.waitFor(
+        async () => expect(await reader.readEvents(recorder.runId)).toHaveLength(2),
+        { timeout: 10_000, interval: 20 },
+      );
+      // Never before the window: the events wait for an effect to share its commit first.
+      expect(performance.now() - waited).toBeGreaterThanOrEqual(EVENT_COMMIT_MS - 1);
+      expect(await reader.readEvents(recorder.runId)).toEqual([contractEvent(3), contractEvent(4)]);
+      expect(await reader.findRun(recorder.runId)).toMatchObject({
+        outcome: "running",
+        effects: 1,
+        events: 2,
+      });
+      // Then the next effect and the ending write only what came after.
+      recorder.recordEvent(contractEvent(5));
+      await recorder.recordEffect(contractEffect(2, { eventsBefore: 3 }));
+      await recorder.finish({ ...ENDING, counts: { ...ENDING.counts, events: 3 } });
+      expect((await reader.readEvents(recorder.runId)).map((e) => e.seq)).toEqual([3, 4, 5]);
+      expect((await reader.readEffects(recorder.runId)).map((e) => e.effect)).toEqual([
+        "0.2/1",
+        "0.2/2",
+      ]);
+    });
+
     it("keeps request texts byte for byte, bytes and unicode included", async () => {
       const { journal } = await setup();
       const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
@@ -337,6 +371,45 @@ export function describeJournalContract(
       await expect(journal.resumeRun("20270101-000000-abcdef")).rejects.toMatchObject({
         reason: "no_such_run",
       });
+    });
+
+    it("names the process recording a run until its ending, and keeps when each resume reopened it", async () => {
+      const { journal } = await setup();
+      const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
+      const runId = recorder.runId;
+      const started = await journal.findRun(runId);
+      expect(started?.owner).toMatchObject({ pid: process.pid, host: hostname() });
+      expect(started?.owner?.started).toMatch(/^(linux|ms):/);
+      expect(started).toMatchObject({ resumes: 0, resumedAt: [] });
+      // This process's own run is not refused (a resume claims it before it runs, then reopens);
+      // a claim given back leaves the record as it was.
+      const cut = await journal.findRun(runId);
+      await (await journal.claimRun(runId)).release();
+      expect(await journal.findRun(runId)).toEqual(cut);
+      await journal.claimRun(runId);
+      const first = Date.now();
+      const resumed = await journal.resumeRun(runId);
+      await resumed.finish({ ...ENDING, outcome: "cancelled" });
+      const cancelled = await journal.findRun(runId);
+      expect(cancelled?.owner).toBeUndefined();
+      await journal.claimRun(runId);
+      expect((await journal.findRun(runId))?.owner).toMatchObject({ pid: process.pid });
+      const again = await journal.resumeRun(runId);
+      await again.finish(ENDING);
+      const ended = await journal.findRun(runId);
+      expect(ended).toMatchObject({ resumes: 2, outcome: "succeeded" });
+      expect(ended?.owner).toBeUndefined();
+      expect(ended?.resumedAt).toHaveLength(2);
+      const [one, two] = ended?.resumedAt ?? [];
+      expect(one).toBeGreaterThanOrEqual(first);
+      expect(two).toBeGreaterThanOrEqual(one ?? 0);
+      expect(two).toBeLessThanOrEqual(Date.now());
+      expect((await journal.listRuns()).map((run) => run.resumes)).toEqual([2]);
+      await expect(journal.claimRun(runId)).rejects.toMatchObject({ reason: "ended" });
+      await expect(journal.claimRun("20270101-000000-abcdef")).rejects.toMatchObject({
+        reason: "no_such_run",
+      });
+      expect(await journal.findRun(runId)).toEqual(ended);
     });
 
     it("lets two connections write two runs at once without losing or mixing anything", async () => {
