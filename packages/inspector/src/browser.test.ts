@@ -66,6 +66,7 @@ describe.skipIf(skip !== undefined)(
         expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/),
         expect.stringMatching(/^[\d.]+ (µs|ms|s)$/),
         "succeeded",
+        "0",
         "1",
         "1",
         "138",

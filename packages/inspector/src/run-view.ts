@@ -1,5 +1,5 @@
 import type { EffectRecord, EventRecord, RecordedRun } from "@runvil/journal";
-import { ownerState } from "@runvil/journal";
+import { countToolCalls, ownerState } from "@runvil/journal";
 import { endingView } from "./ending-view";
 import { fieldsOf, type PlainValue, plainOf, textOf } from "./plain-value";
 import { runListRow } from "./run-list";
@@ -219,6 +219,12 @@ function ownFields(fields: Fields): string {
   return JSON.stringify(own);
 }
 
+/** The run's tool calls by kind, as {@link RunView.toolCallKinds}. */
+function toolCallKinds(events: readonly EventRecord[]): RunView["toolCallKinds"] {
+  const counts = countToolCalls(events);
+  return { catalog: counts.catalog, local: counts.local, taskBuiltins: counts.taskBuiltins };
+}
+
 /** The process recording a run with no ending, as {@link RunView.recordedBy}. */
 function recordedBy(run: RecordedRun): RunView["recordedBy"] {
   if (run.owner === undefined || run.outcome !== "running") return null;
@@ -413,6 +419,7 @@ export function runView(
     bindings: run.inputs.bindings,
     versions: run.inputs.versions,
     promptText: new TextDecoder().decode(run.inputs.promptBytes),
+    toolCallKinds: toolCallKinds(events),
     resumedAt: run.resumedAt.map((at) => new Date(at).toISOString()),
     recordedBy: recordedBy(run),
     runItems,

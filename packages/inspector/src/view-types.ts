@@ -201,6 +201,15 @@ export interface RunView {
   readonly versions: Readonly<Record<string, string>>;
   /** The prompt's text. */
   readonly promptText: string;
+  /**
+   * Its tool calls by kind (the run's `tool_call_started` events; `run.toolCalls` is their sum):
+   * catalog tools (a Pack's, an MCP server's), local tools, the model's task built-ins.
+   */
+  readonly toolCallKinds: {
+    readonly catalog: number;
+    readonly local: number;
+    readonly taskBuiltins: number;
+  };
   /** When each resume reopened the run (ISO instants, oldest first). */
   readonly resumedAt: readonly string[];
   /**

@@ -11,6 +11,7 @@ describe("the package entry points", () => {
       "PG_SCHEMA_VERSION",
       "SQLITE_SCHEMA_VERSION",
       "changedPath",
+      "countToolCalls",
       "createIntentPort",
       "createJournalPort",
       "createReplayPort",

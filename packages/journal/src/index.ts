@@ -46,3 +46,4 @@ export { createResumePort, type ResumePort, type ResumePortOptions } from "./res
 export { type OwnerState, ownerState } from "./run-owner";
 export { SQLITE_SCHEMA_VERSION } from "./sqlite/schema";
 export { openSqliteJournal, type SqliteJournalOptions } from "./sqlite/sqlite-journal";
+export { countToolCalls, type ToolCallCounts } from "./tool-call-counts";

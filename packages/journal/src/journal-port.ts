@@ -146,6 +146,8 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
       ),
     emit(event: RunEvent): void {
       events += 1;
+      // Every tool call a caller made, whatever the tool (journal.md "What a tool call count counts").
+      if (event.type === "tool_call_started") toolCalls += 1;
       inner.emit(event);
       if (recordingError !== undefined) return;
       recorder.recordEvent({
@@ -162,7 +164,6 @@ export function createJournalPort(inner: EffectPort, recorder: RunRecorder): Jou
   const toolCall = inner.toolCall?.bind(inner);
   if (toolCall !== undefined) {
     effects.toolCall = (request) => {
-      toolCalls += 1;
       return perform("tool", request.effect, request.origin, toolRequestText(request), () =>
         toolCall(request),
       );

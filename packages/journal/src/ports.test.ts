@@ -125,7 +125,22 @@ function journal(): Journal {
   return opened;
 }
 
-/** Records a small run: two events, a write, a failing read, a fetch, a failing fetch, an event. */
+/** The `tool_call_started` event of a script's fetch (the Engine reports every call so). */
+function fetchStarted(seq: number, url: string): RunEvent {
+  return event(seq, "tool_call_started", {
+    turn: 0,
+    tool_call_id: "",
+    alias: "fetch",
+    tool: "web/fetch",
+    caller: "script",
+    arguments: { url },
+  });
+}
+
+/**
+ * Records a small run: two events, a write, a failing read, a fetch, a failing fetch (each
+ * after its tool_call_started event), an event.
+ */
 async function recordRun(into: Journal): Promise<string> {
   const recorder = await into.startRun(contractInputs(1_800_000_000_000));
   const emitted: RunEvent[] = [];
@@ -141,15 +156,17 @@ async function recordRun(into: Journal): Promise<string> {
       signal,
     }),
   ).rejects.toThrow("x: not found");
+  port.effects.emit(fetchStarted(3, "https://example.test/"));
   await port.effects.toolCall?.(toolRequest("0.1/3", "https://example.test/"));
+  port.effects.emit(fetchStarted(4, "bad"));
   await expect(port.effects.toolCall?.(toolRequest("0.1/4", "bad"))).rejects.toThrow(
     "fetch: bad url",
   );
-  port.effects.emit(event(3, "run_finished", { outcome: "succeeded" }));
+  port.effects.emit(event(5, "run_finished", { outcome: "succeeded" }));
   await port.finish(succeeded, 1_800_000_001_000);
-  expect(emitted.map((e) => e.seq)).toEqual([1, 2, 3]);
+  expect(emitted.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
   expect(port.recordingError).toBeUndefined();
-  expect(port.counts()).toMatchObject({ effects: 4, toolCalls: 2, events: 3 });
+  expect(port.counts()).toMatchObject({ effects: 4, toolCalls: 2, events: 5 });
   return recorder.runId;
 }
 
@@ -176,6 +193,8 @@ describe("the journal port", () => {
     expect((await opened.readEvents(runId)).map((e) => e.type)).toEqual([
       "run_started",
       "chunk_started",
+      "tool_call_started",
+      "tool_call_started",
       "run_finished",
     ]);
     expect(await opened.findRun(runId)).toMatchObject({
@@ -261,13 +280,15 @@ describe("the replay port", () => {
       .catch((e: unknown) => e);
     expect(StoreError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ reason: "not_found", path: "x", message: "x: not found" });
+    port.emit(fetchStarted(3, "https://example.test/"));
     expect(await port.toolCall?.(toolRequest("0.1/3", "https://example.test/"))).toEqual({
       text: "page of https://example.test/",
       trusted: false,
     });
+    port.emit(fetchStarted(4, "bad"));
     const toolFailure = await port.toolCall?.(toolRequest("0.1/4", "bad")).catch((e: unknown) => e);
     expect(ToolFailure.isInstance(toolFailure)).toBe(true);
-    port.emit(event(3, "run_finished", { outcome: "succeeded" }));
+    port.emit(event(5, "run_finished", { outcome: "succeeded" }));
     expect(replay.answered).toBe(4);
     expect(replay.conclude()).toEqual({ events: "identical", divergence: undefined });
   });

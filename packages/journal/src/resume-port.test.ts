@@ -102,19 +102,20 @@ function livePort(hang: ReadonlySet<string> = new Set()) {
 }
 
 /**
- * The program both runs perform: events, a write, a fetch, an append, a fetch, an event. Each
- * step waits for the one before, as one chain does.
+ * The program both runs perform: events, a write, a fetch, an append, a fetch, an event (each
+ * fetch followed by its tool_call_started event, which the journal counts). Each step waits for
+ * the one before, as one chain does.
  */
 async function program(port: EffectPort, url = "https://example.test/b"): Promise<void> {
   port.emit(event(1, "run_started"));
   port.emit(event(2, "chunk_started", { block: "notes.md:3" }));
   await port.storeOp(write("0.1/1", "a.md", "A"));
   await port.toolCall?.(fetch("0.1/2", "https://example.test/a"));
-  port.emit(event(3, "tool_call_succeeded"));
+  port.emit(event(3, "tool_call_started"));
   await port.storeOp(append("0.1/3", "log.md", "one\n"));
   port.emit(event(4, "chunk_succeeded"));
   await port.toolCall?.(fetch("0.1/4", url));
-  port.emit(event(5, "tool_call_succeeded"));
+  port.emit(event(5, "tool_call_started"));
   await port.storeOp(append("0.1/5", "log.md", "two\n"));
   port.emit(event(6, "run_finished", { outcome: "succeeded" }));
 }
@@ -262,12 +263,16 @@ describe("the resume port", () => {
     expect((await opened.readEvents(runId)).map((e) => e.type)).toEqual([
       "run_started",
       "chunk_started",
-      "tool_call_succeeded",
+      "tool_call_started",
       "chunk_succeeded",
-      "tool_call_succeeded",
+      "tool_call_started",
       "run_finished",
     ]);
-    expect(await opened.findRun(runId)).toMatchObject({ outcome: "succeeded", effects: 5 });
+    expect(await opened.findRun(runId)).toMatchObject({
+      outcome: "succeeded",
+      effects: 5,
+      toolCalls: 2,
+    });
   });
 
   it("refuses a run that ended and changes nothing", async () => {

@@ -50,13 +50,11 @@ export interface ResumePort {
   finish(result: RunResult, endedAt?: number): Promise<void>;
 }
 
-function recordedCounts(effects: readonly EffectRecord[]): Omit<RunCounts, "events"> {
+function recordedCounts(effects: readonly EffectRecord[]): Omit<RunCounts, "events" | "toolCalls"> {
   let modelRounds = 0;
-  let toolCalls = 0;
   let inputTokens = 0;
   let outputTokens = 0;
   for (const effect of effects) {
-    if (effect.kind === "tool") toolCalls += 1;
     if (effect.kind !== "model") continue;
     modelRounds += 1;
     if (effect.output === undefined) continue;
@@ -67,7 +65,7 @@ function recordedCounts(effects: readonly EffectRecord[]): Omit<RunCounts, "even
     if (typeof used?.inputTokens === "number") inputTokens += used.inputTokens;
     if (typeof used?.outputTokens === "number") outputTokens += used.outputTokens;
   }
-  return { effects: effects.length, modelRounds, toolCalls, inputTokens, outputTokens };
+  return { effects: effects.length, modelRounds, inputTokens, outputTokens };
 }
 
 /**
@@ -344,7 +342,8 @@ export function createResumePort(
         counts: {
           effects: before.effects + now.effects,
           modelRounds: before.modelRounds + now.modelRounds,
-          toolCalls: before.toolCalls + now.toolCalls,
+          // Counted from the events, which the resumed run emitted again from the first.
+          toolCalls: now.toolCalls,
           inputTokens: before.inputTokens + now.inputTokens,
           outputTokens: before.outputTokens + now.outputTokens,
           events: now.events,

@@ -144,12 +144,17 @@ describe.skipIf(skip !== undefined)(
       expect(await row.locator("td").nth(4).innerText()).toBe("succeeded");
       expect(await row.locator("td").nth(5).innerText()).toBe("0");
       expect(await row.locator("td").nth(6).innerText()).toBe("2");
+      // Its two calls of the local tool add_label (journal.md "What a tool call count counts").
+      expect(await row.locator("td").nth(7).innerText()).toBe("2");
       expect(await row.locator("td").nth(8).innerText()).toBe("448");
       const list = await shot(page, "run-list", "table.runs");
       expect(list.inked).toBeGreaterThan(0.02);
 
       await row.locator("a.run-link").click();
       await page.getByTestId("timeline").waitFor();
+      expect(await page.getByTestId("summary").innerText()).toMatch(
+        /tool calls\s+2 \(0 catalog, 2 local, 0 task built-ins\)/,
+      );
       const items = page.locator('section[data-entry="0.1"] li.item');
       const kinds = await items.evaluateAll((els) => els.map((e) => e.className.slice(10)));
       expect(kinds.filter((k) => k === "model" || k === "tool")).toEqual([

@@ -172,6 +172,11 @@ export function runsShowCommand(id: string, options: RunsOptions, io: CliIo): Pr
             seed: run.inputs.seed,
             bindings: run.inputs.bindings,
             versions: run.inputs.versions,
+            toolCallKinds: {
+              catalog: timeline.toolCalls.catalog,
+              local: timeline.toolCalls.local,
+              taskBuiltins: timeline.toolCalls.taskBuiltins,
+            },
             entries: timeline.entries,
             ending: timeline.ending,
           })}\n`,

@@ -1,5 +1,5 @@
 import type { EffectRecord, EventRecord, RecordedRun, RunSummary } from "@runvil/journal";
-import { decodeValue, ownerState } from "@runvil/journal";
+import { countToolCalls, decodeValue, ownerState, type ToolCallCounts } from "@runvil/journal";
 
 /** One effect in a run's timeline. */
 export interface TimelineEffect {
@@ -41,6 +41,8 @@ export interface TimelineEntry {
 /** A run's timeline: its entries in the order they began, and how it ended. */
 export interface RunTimeline {
   readonly entries: readonly TimelineEntry[];
+  /** Its tool calls by kind, from its `tool_call_started` events (journal.md). */
+  readonly toolCalls: ToolCallCounts;
   /** The result text, the error, or the outcome; null while the run has no ending. */
   readonly ending: string | null;
 }
@@ -186,7 +188,7 @@ export function runTimeline(
       if (entry !== undefined) entry.inProgress.push(...calls);
     }
   }
-  return { entries, ending: endingOf(run) };
+  return { entries, toolCalls: countToolCalls(events), ending: endingOf(run) };
 }
 
 /** A duration for people: `850 µs`, `12.3 ms`, `1.25 s`. */
@@ -245,12 +247,20 @@ export function resumedText(run: RecordedRun): string | undefined {
   return `resumed ${times}${when === "" ? "" : ` (${when})`}`;
 }
 
+/** `3 tool calls (1 catalog, 1 local, 1 task built-in)`; no breakdown for none. */
+export function toolCallsText(counts: ToolCallCounts): string {
+  const calls = `${counts.total} tool call${counts.total === 1 ? "" : "s"}`;
+  if (counts.total === 0) return calls;
+  const builtins = `${counts.taskBuiltins} task built-in${counts.taskBuiltins === 1 ? "" : "s"}`;
+  return `${calls} (${counts.catalog} catalog, ${counts.local} local, ${builtins})`;
+}
+
 /** The `runvil runs show` text of a run. */
 export function formatTimeline(run: RecordedRun, timeline: RunTimeline): string {
   const lines = [
     `run ${run.id} · ${run.promptPath} · ${run.outcome}${run.errorKind === undefined ? "" : ` (${run.errorKind})`} · ${runDuration(run)}`,
     `started ${formatInstant(run.startedAt)} · seed ${run.inputs.seed} · args ${JSON.stringify(run.inputs.args)} · prompt ${run.promptHash}`,
-    `${run.effects} effects · ${run.modelRounds} model rounds · ${run.toolCalls} tool calls · ${run.inputTokens + run.outputTokens} tokens · ${run.events} events`,
+    `${run.effects} effects · ${run.modelRounds} model rounds · ${toolCallsText(timeline.toolCalls)} · ${run.inputTokens + run.outputTokens} tokens · ${run.events} events`,
   ];
   const resumed = resumedText(run);
   if (resumed !== undefined) lines.push(resumed);

@@ -276,6 +276,15 @@ function recordedByRow(view: RunView): [string, string][] {
   return [["recorded by", `process ${by.pid} on ${by.host} (${state})`]];
 }
 
+/** `3 (1 catalog, 1 local, 1 task built-in)`; `0` for none. */
+function toolCallsText(view: RunView): string {
+  const total = view.run.toolCalls;
+  if (total === 0) return "0";
+  const kinds = view.toolCallKinds;
+  const builtins = `${kinds.taskBuiltins} task built-in${kinds.taskBuiltins === 1 ? "" : "s"}`;
+  return `${total} (${kinds.catalog} catalog, ${kinds.local} local, ${builtins})`;
+}
+
 function summary(view: RunView): HTMLElement {
   const run = view.run;
   const rows: [string, string][] = [
@@ -288,7 +297,7 @@ function summary(view: RunView): HTMLElement {
     ["args", JSON.stringify(view.args)],
     ["seed", view.seed],
     ["model rounds", String(run.modelRounds)],
-    ["tool calls", String(run.toolCalls)],
+    ["tool calls", toolCallsText(view)],
     ["tokens", String(run.tokens)],
     ["effects", String(run.effects)],
     ["events", String(run.events)],

@@ -39,6 +39,7 @@ import {
   SUMMARY_COLUMNS,
   summaryOf,
 } from "../summary-rows";
+import { TOOL_CALL_EVENT } from "../tool-call-counts";
 import { pgFailure } from "./pg-failure";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./schema";
 
@@ -365,16 +366,16 @@ class PgJournal implements Journal {
       "SELECT kind, count(*) AS n FROM effects WHERE run_id = $1 GROUP BY kind",
       [row.id],
     );
-    const events = await this.#query<{ n: string }>(
+    const events = await this.#query<{ n: string; tools: string }>(
       `cannot read run ${row.id}`,
-      "SELECT count(*) AS n FROM events WHERE run_id = $1",
-      [row.id],
+      "SELECT count(*) AS n, count(*) FILTER (WHERE type = $2) AS tools FROM events WHERE run_id = $1",
+      [row.id, TOOL_CALL_EVENT],
     );
     const count = (kind: string): number => Number(kinds.find((k) => k.kind === kind)?.n ?? 0);
     return {
       effects: kinds.reduce((sum, k) => sum + Number(k.n), 0),
       modelRounds: count("model"),
-      toolCalls: count("tool"),
+      toolCalls: Number(events[0]?.tools ?? 0),
       events: Number(events[0]?.n ?? 0),
     };
   }

@@ -40,6 +40,7 @@ import {
   SUMMARY_COLUMNS,
   summaryOf,
 } from "../summary-rows";
+import { TOOL_CALL_EVENT } from "../tool-call-counts";
 import { appendEffect, appendEvent, readEffectBatch, readEventBatch } from "./batch-text";
 import { JOURNAL_APPLICATION_ID, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from "./schema";
 import { sqliteFailure } from "./sqlite-failure";
@@ -173,6 +174,7 @@ class SqliteRecorder implements RunRecorder {
     const batch = this.#batch;
     batch.eventText = appendEvent(batch.eventText, event);
     batch.events += 1;
+    if (event.type === TOOL_CALL_EVENT) batch.toolCalls += 1;
     if (batch.events === 1) {
       batch.eventsSince = performance.now();
       // One timer per window at most, however many batches it sees (a commit clears none).
@@ -219,7 +221,6 @@ class SqliteRecorder implements RunRecorder {
     batch.origin = effect.origin;
     batch.effects += 1;
     if (effect.kind === "model") batch.modelRounds += 1;
-    else if (effect.kind === "tool") batch.toolCalls += 1;
     if (batch.effects === 1) batch.first = effect.effect;
     batch.last = effect.effect;
     if (
@@ -390,9 +391,11 @@ class SqliteJournal implements Journal {
         batch.origin = effect.origin;
         batch.effects += 1;
         if (effect.kind === "model") batch.modelRounds += 1;
-        else if (effect.kind === "tool") batch.toolCalls += 1;
       }
-      for (const event of keptEvents) batch.eventText = appendEvent(batch.eventText, event);
+      for (const event of keptEvents) {
+        batch.eventText = appendEvent(batch.eventText, event);
+        if (event.type === TOOL_CALL_EVENT) batch.toolCalls += 1;
+      }
       update.run(
         batch.effects,
         batch.modelRounds,

@@ -79,6 +79,16 @@ export function contractEvent(seq: number, chain = "0"): EventRecord {
   };
 }
 
+/** A `tool_call_started` event line with `seq`: a script's call of `web/fetch`. */
+export function contractToolCallEvent(seq: number): EventRecord {
+  return {
+    seq,
+    type: "tool_call_started",
+    chain: "0",
+    line: `${JSON.stringify({ seq, type: "tool_call_started", execution: "notes", chain: "0", entry: "0.2", section: "Write", turn: 0, tool_call_id: "", alias: "web/fetch", tool: "web/fetch", caller: "script", arguments: { url: "https://example.test/" } })}\n`,
+  };
+}
+
 const ENDING: RunEnding = {
   outcome: "succeeded",
   endedAt: 1_800_000_005_000,
@@ -155,7 +165,7 @@ export function describeJournalContract(
       const { journal } = await setup();
       const recorder = await journal.startRun(contractInputs(1_800_000_000_000));
       recorder.recordEvent(contractEvent(1));
-      recorder.recordEvent(contractEvent(2));
+      recorder.recordEvent(contractToolCallEvent(2));
       expect(await journal.readEvents(recorder.runId)).toEqual([]);
       await recorder.recordEffect(contractEffect(1));
       const failure = {
@@ -177,7 +187,7 @@ export function describeJournalContract(
       );
       expect(await journal.readEvents(recorder.runId)).toEqual([
         contractEvent(1),
-        contractEvent(2),
+        contractToolCallEvent(2),
       ]);
       expect(await journal.readEffects(recorder.runId)).toEqual([
         contractEffect(1),
@@ -188,6 +198,7 @@ export function describeJournalContract(
           output: encodeValue({ text: "ok", trusted: false }),
         }),
       ]);
+      // A running run's tool calls are its tool_call_started events (journal.md).
       const run = await journal.findRun(recorder.runId);
       expect(run).toMatchObject({ outcome: "running", effects: 3, toolCalls: 1, events: 2 });
     });
