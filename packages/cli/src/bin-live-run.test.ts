@@ -97,7 +97,7 @@ function exited(child: ChildProcess): Promise<NodeJS.Signals | null> {
 describe.skipIf(!built)(
   `a run held inside a model round${built ? "" : " (skipped: build @runvil/cli first)"}`,
   () => {
-    it("shows what it did before the round while the round is open, keeps it through kill -9, refuses a resume while its process lives and resumes it once killed", async () => {
+    it("shows what it did before the round while the round is open, keeps it through kill -9, refuses a resume while its process lives and resumes it once killed, refusing a second resume meanwhile", async () => {
       const server = new ScriptedOpenAiServer(summary);
       const baseURL = await server.start();
       const release = server.hold(1);
@@ -106,6 +106,8 @@ describe.skipIf(!built)(
         cwd: dir,
         stdio: ["ignore", "pipe", "pipe"],
       });
+      let releaseResumed = () => {};
+      let resuming: ChildProcess | undefined;
       let stderr = "";
       child.stderr?.on("data", (piece: Buffer) => {
         stderr += piece.toString();
@@ -155,15 +157,42 @@ describe.skipIf(!built)(
           `no ending: process ${child.pid} on ${hostname()} that recorded it is gone (killed or crashed); runvil resume ${id} continues it\n`,
         );
 
-        // Stale: resumed as before. The round runs again (it never answered) and is recorded.
+        // Stale: resumed as before. The round runs again (it never answered) and is recorded;
+        // while that resume holds the round, a second resume is refused, naming the first.
         release();
+        releaseResumed = server.hold(2);
         const before = Date.now();
-        const resumed = await spawnCli(["resume", id, "--journal", journal], { cwd: dir });
-        expect(resumed.stderr).toMatch(
+        const first = spawn(process.execPath, [bin, "resume", id, "--journal", journal], {
+          cwd: dir,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        resuming = first;
+        let out = "";
+        let err = "";
+        first.stdout?.on("data", (piece: Buffer) => {
+          out += piece.toString();
+        });
+        first.stderr?.on("data", (piece: Buffer) => {
+          err += piece.toString();
+        });
+        await expect
+          .poll(() => (first.exitCode === null ? server.bodies.length : err), { timeout: 30_000 })
+          .toBe(2);
+        const second = await spawnCli(["resume", id, "--journal", journal], { cwd: dir });
+        expect(second.code).toBe(1);
+        expect(second.stderr).toBe(
+          `${journal}: run ${id} is still being recorded by process ${first.pid} on ${hostname()}, so it was not resumed (it would run twice); wait for it to end, or stop it (kill -TERM ${first.pid}) and resume it then (the record was left unchanged)\n`,
+        );
+        releaseResumed();
+        const code = await new Promise<number | null>((resolve) => {
+          if (first.exitCode !== null) resolve(first.exitCode);
+          else first.once("exit", (exitCode) => resolve(exitCode));
+        });
+        expect(err).toMatch(
           new RegExp(`^resumed ${id}: 2 effects answered by the journal, 1 run live\\n$`),
         );
-        expect(resumed.code).toBe(0);
-        expect(resumed.stdout).toBe("Cats sleep most of the day.\n");
+        expect(code).toBe(0);
+        expect(out).toBe("Cats sleep most of the day.\n");
         expect(server.bodies).toHaveLength(2);
         const after = JSON.parse(
           (await cli(["runs", "show", id, "--journal", journal, "--json"])).out,
@@ -184,8 +213,13 @@ describe.skipIf(!built)(
         expect((await cli(["replay", id, "--journal", journal])).code).toBe(0);
       } finally {
         release();
+        releaseResumed();
         child.kill("SIGKILL");
         await exited(child);
+        if (resuming !== undefined) {
+          resuming.kill("SIGKILL");
+          await exited(resuming);
+        }
         await server.close();
       }
     });
