@@ -29,6 +29,17 @@ import { PRESTART_WORKER_DATA, type PrestartMessage } from "./prestart";
  */
 const WASM_TIERING_BUDGET = 50_000_000;
 
+/**
+ * The V8 flags the run sets: the tiering budget above, unless the process was started with it
+ * (`node --wasm-tiering-budget=… runvil`, NODE_OPTIONS): a flag given there is left as given,
+ * which is also how bench/wasm-tiering.bench.ts measures other settings.
+ */
+function wasmFlags(options: string): string[] {
+  const given = options.replace(/_/g, "-");
+  if (/--wasm-tiering-budget\b/.test(given)) return [];
+  return [`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`];
+}
+
 /** What bundle.ts exports. */
 interface WorkerBundle {
   main(start: WorkerStart): Promise<void>;
@@ -56,7 +67,7 @@ function mainWhenStarted(entry: WorkerBundle): Promise<void> {
  * overwriting another's at every run. Without options it is the one the build writes.
  */
 function cacheFileFor(bundleFile: string): string {
-  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+  const options = nodeOptions();
   if (options === "") return `${bundleFile}.cache`;
   let hash = 0x811c9dc5; // FNV-1a, 32 bits
   for (let i = 0; i < options.length; i++) {
@@ -65,10 +76,15 @@ function cacheFileFor(bundleFile: string): string {
   return `${bundleFile}.${hash.toString(16).padStart(8, "0")}.cache`;
 }
 
+/** The process's Node options: `node --…` and NODE_OPTIONS. */
+function nodeOptions(): string {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+}
+
 /** Loads the bundle and runs what the workerData asks for. */
 async function runWorker(): Promise<void> {
   startupMark("worker started");
-  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  for (const flag of wasmFlags(nodeOptions())) setFlagsFromString(flag);
   const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
   const cacheFile = cacheFileFor(bundleFile);
   const bundle = loadCachedBundle(bundleFile, cacheFile);

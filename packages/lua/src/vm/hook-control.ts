@@ -23,6 +23,14 @@ export type HookMode = "off" | "hook" | "watched";
 export const WATCHDOG_START_HOOK_CALLS = 1000;
 
 /**
+ * Instructions between two re-entries of the interpreter while a block runs hooked (lua-vm.md
+ * "Tier-up"): about 10–20 ms of Lua. Each costs one yield and resume (~5 µs), and lets V8's
+ * optimized code of the interpreter loop, once ready, take over a block that started before it
+ * (a wasm frame never changes code while it runs).
+ */
+export const REENTER_INSTRUCTIONS = 4_000_000;
+
+/**
  * The count hook of one VM across its threads: the main thread, the block threads and the
  * coroutines its private code creates. Every such thread is listed here for as long as it can be
  * freed only after it is unlisted (block threads until they are released, the rest until the VM
@@ -38,12 +46,17 @@ export class HookControl {
   private armedValue = false;
   /** Hook calls in `hook` mode before the VM asks for the watchdog thread. */
   private untilStart = WATCHDOG_START_HOOK_CALLS;
+  /** Hook calls in `hook` mode between two re-entries of the interpreter. */
+  private readonly reenterEvery: number;
+  private untilReenter: number;
 
   constructor(kernel: LuaKernel, cancelWatch: CancelWatch, main: LuaState) {
     this.kernel = kernel;
     this.cancelWatch = cancelWatch;
     this.threads.add(main);
     this.modeValue = "off";
+    this.reenterEvery = Math.max(1, Math.ceil(REENTER_INSTRUCTIONS / cancelWatch.hookInstructions));
+    this.untilReenter = this.reenterEvery;
   }
 
   /**
@@ -119,26 +132,38 @@ export class HookControl {
   }
 
   /**
-   * Called from the hook when it found nothing to do: a VM in `hook` mode only because the
-   * watchdog was not running yet starts it after {@link WATCHDOG_START_HOOK_CALLS} calls, and
-   * switches to `watched` once it runs, clearing its hook on every
-   * thread (the running one included: a hook may clear itself), so the rest of the block runs
-   * hook-free.
+   * Called from the hook when it found nothing to cancel. Returns true when the running block
+   * should leave the interpreter and enter it again (a yield the driver resumes at once, lua-vm.md
+   * "Tier-up"): right after the switch to `watched`, and every {@link REENTER_INSTRUCTIONS} while
+   * the VM stays in `hook` mode.
    */
-  trySwitch(): void {
-    if (this.modeValue !== "hook" || this.cancelWatch.needsPolling) return;
+  quietHook(): boolean {
+    if (this.trySwitch()) return true;
+    if (this.modeValue !== "hook" || --this.untilReenter > 0) return false;
+    this.untilReenter = this.reenterEvery;
+    return true;
+  }
+
+  /**
+   * A VM in `hook` mode only because the watchdog was not running yet starts it after
+   * {@link WATCHDOG_START_HOOK_CALLS} calls, and switches to `watched` once it runs, clearing
+   * its hook on every thread (the running one included: a hook may clear itself), so the rest of
+   * the block runs hook-free. True when it switched.
+   */
+  private trySwitch(): boolean {
+    if (this.modeValue !== "hook" || this.cancelWatch.needsPolling) return false;
     const { watchdog } = this.kernel;
-    if (watchdog === undefined) return;
+    if (watchdog === undefined) return false;
     if (!watchdog.ready) {
       if (--this.untilStart === 0) watchdog.start();
-      return;
+      return false;
     }
     const watch = watchdog.watch(this.cancelWatch.attention, this.cancelWatch.hookInstructions);
-    if (watch === undefined) return;
+    if (watch === undefined) return false;
     for (const L of this.threads) {
       if (!watch.add(L)) {
         watch.close();
-        return;
+        return false;
       }
     }
     const { x, hook } = this.kernel;
@@ -150,6 +175,7 @@ export class HookControl {
       const period = this.cancelWatch.hookInstructions;
       for (const L of this.threads) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
     }
+    return true;
   }
 
   /** Stops the watch (before lua_close frees the threads). */

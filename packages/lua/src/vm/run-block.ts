@@ -96,7 +96,14 @@ class BlockDriver {
         this.finish(this.cancelled());
         return;
       }
-      const status = resume(state, record, nargs);
+      let status = resume(state, record, nargs);
+      // A yield only to enter the interpreter again (the hook's, which has just polled the
+      // cancel sources; lua-vm.md "Tier-up"): resume at once.
+      while (status === LuaStatus.YIELD && record.reenterYield && !record.cancelYield) {
+        record.reenterYield = false;
+        if (state.cancelled || record.pending !== undefined) break;
+        status = resume(state, record, 0);
+      }
       const results = state.kernel.heap.i32()[state.kernel.intCell >> 2] ?? 0;
       if (status === LuaStatus.YIELD) {
         const pending = record.pending;
@@ -195,6 +202,7 @@ function newThread(state: VmState): ThreadRecord {
       pendingName: "",
       settled: undefined,
       cancelYield: false,
+      reenterYield: false,
       onWake: undefined,
     };
   });

@@ -27,6 +27,11 @@ export interface ThreadRecord {
   settled: Settled | undefined;
   /** Set when the cancellation hook yielded the thread: it must never be resumed. */
   cancelYield: boolean;
+  /**
+   * Set when the hook yielded the thread only to enter the interpreter again (lua-vm.md
+   * "Tier-up"): the driver resumes it at once.
+   */
+  reenterYield: boolean;
   /** Called when the VM is cancelled or closed (ends the block if it waits on a host Promise). */
   onWake: (() => void) | undefined;
 }
@@ -60,6 +65,8 @@ export class VmState implements KernelClient {
    * the hook ends with an error when they run out; undefined when no such call runs.
    */
   hookBudget: number | undefined = undefined;
+  /** Yields of a block only to enter the interpreter again (for tests and benchmarks). */
+  reentries = 0;
 
   constructor(init: {
     kernel: LuaKernel;
@@ -105,7 +112,7 @@ export class VmState implements KernelClient {
       }
       if (!this.cancelled) {
         if (!this.cancelWatch.poll()) {
-          if (this.hookBudget === undefined) this.hooks.trySwitch();
+          if (this.hookBudget === undefined && this.hooks.quietHook()) this.reenter(L);
           return;
         }
         this.markCancelled();
@@ -122,6 +129,19 @@ export class VmState implements KernelClient {
       return; // never let a JS exception unwind through Lua
     }
     x.lua_error(L);
+  }
+
+  /**
+   * Yields a runBlock thread from the hook so that its driver resumes it at once: the resume
+   * enters `luaV_execute` again, with the code V8 has for it now (lua-vm.md "Tier-up"). Nothing
+   * happens where the thread cannot yield (a C function stands between) or is not a block's.
+   */
+  private reenter(L: LuaState): void {
+    const record = this.threads.get(L);
+    if (record === undefined || this.kernel.x.lua_isyieldable(L) === 0) return;
+    record.reenterYield = true;
+    this.reentries++;
+    this.kernel.x.lua_yieldk(L, 0, 0, 0);
   }
 
   /** Marks the VM cancelled (sticky) and wakes blocks waiting on host Promises. */
