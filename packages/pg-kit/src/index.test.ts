@@ -21,6 +21,7 @@ describe("package entry points", () => {
     expect(Object.keys(testing).sort()).toEqual(
       [
         "adminQuery",
+        "CuttableProxy",
         "dropSchema",
         "freshDatabase",
         "freshName",

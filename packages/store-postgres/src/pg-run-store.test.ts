@@ -7,9 +7,9 @@ import {
   type PgStoreDatabase,
   PgStoreDatabaseError,
 } from "./pg-store-database";
-import { CuttableProxy } from "./test-support/cuttable-proxy";
 import {
   adminQuery,
+  CuttableProxy,
   dropSchema,
   freshSchema,
   serverUrl,

@@ -1,10 +1,11 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type DurableClient, type DurableExecution, openDurableClient } from "@runvil/durable";
+import { type DurableExecution, openDurableClient } from "@runvil/durable";
 import { readAllFiles } from "@runvil/harness";
+import { CuttableProxy } from "@runvil/pg-kit/testing";
 import type { EffectPort, RunResult } from "@runvil/protocol";
-import { openPgStoreDatabase, type PgStoreDatabase } from "@runvil/store-postgres";
+import { openPgStoreDatabase } from "@runvil/store-postgres";
 import type * as Pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CliHostCache } from "../host/cli-host";
@@ -85,26 +86,22 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
   suiteName("durable runs while their database goes away and comes back (a private cluster)"),
   () => {
     let cluster: PrivateCluster;
-    let url: string;
     let server: ScriptedOpenAiServer;
     let fixture: ReturnType<typeof crashFixture>;
-    let client: DurableClient | undefined;
-    let stores: PgStoreDatabase | undefined;
-    let referenceStores: PgStoreDatabase | undefined;
-    const workers: WorkerSlot[] = [];
+    let proxy: CuttableProxy | undefined;
+    const allWorkers: WorkerSlot[] = [];
+    const closers: (() => Promise<void>)[] = [];
 
     beforeAll(async () => {
       cluster = await PrivateCluster.create();
-      url = await cluster.createDatabase("runvil_outage");
       server = new ScriptedOpenAiServer(crashAnswers);
       fixture = crashFixture(await server.start(), ASKING_CRASH_PROMPT);
     }, 180_000);
 
     afterAll(async () => {
-      await Promise.all(workers.map((worker) => worker.kill()));
-      await client?.close();
-      await stores?.close();
-      await referenceStores?.close();
+      await Promise.all(allWorkers.map((worker) => worker.kill()));
+      await Promise.all(closers.map((close) => close().catch(() => undefined)));
+      await proxy?.cut();
       await server?.close();
       await cluster?.destroy();
       if (fixture !== undefined) rmSync(fixture.dir, { recursive: true, force: true });
@@ -167,13 +164,28 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       }
     }, 120_000);
 
-    it("runs pause while the server is down and finish when it is back: same results and stores, no effect performed twice, the workers stay up", async () => {
-      const countFile = join(fixture.dir, "counts.tsv");
+    /**
+     * Two workers and seven runs (one asks the operator) on a database of the private cluster;
+     * `outage.take` takes the database away while every slot holds a model round or the ask, and
+     * `outage.restore` brings it back after OUTAGE_MS.
+     */
+    const outageCase = async (
+      database: string,
+      outage: (url: string) => Promise<{
+        readonly url: string;
+        readonly take: () => Promise<void>;
+        readonly restore: () => Promise<void>;
+      }>,
+    ): Promise<void> => {
+      const { url, take, restore } = await outage(await cluster.createDatabase(database));
+      const port = new URL(url).port;
+      const countFile = join(fixture.dir, `counts-${database}.tsv`);
+      const workers: WorkerSlot[] = [];
       writeFileSync(countFile, "");
       const env = { ...process.env, RUNVIL_COUNT_FILE: countFile };
       const logs = (): string =>
         workers.map((w) => `--- ${w.executorId}\n${w.log.join("")}`).join("\n");
-      for (const name of ["outage-w1", "outage-w2"]) {
+      for (const name of [`${database}-w1`, `${database}-w2`]) {
         const worker = new WorkerSlot(
           name,
           ["--database", url, "--concurrency", "3", "--dead-after", "3", "--heartbeat", "250"],
@@ -181,6 +193,7 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
         );
         worker.start();
         workers.push(worker);
+        allWorkers.push(worker);
         // The first prepares the database alone.
         await worker.waitForLog("taking runs");
       }
@@ -215,8 +228,8 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
         }),
       );
       const askRun = runs.find((run) => run.args === ASK_ARGS)?.runId as string;
-      client = await openDurableClient(url);
-      const openClient = client;
+      const openClient = await openDurableClient(url);
+      closers.push(() => openClient.close());
       // Six slots, all taken: runs inside a model round and the asking run on its ask; one queued.
       await until(
         "every slot holds a model round or the ask",
@@ -224,7 +237,7 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
         logs,
       );
 
-      await cluster.crash();
+      await take();
       // The held rounds answer while the server is down: their steps, the tool calls and store
       // writes after them, and the queued run wait for it.
       release();
@@ -232,12 +245,12 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       expect(down.code).toBe(1);
       expect(down.stderr).toMatch(
         new RegExp(
-          `^runvil runs: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${cluster.port}/runvil_outage: .*ECONNREFUSED.*; start it or check the host and port\\n$`,
+          `^runvil runs: cannot open the durable runs database: cannot reach the PostgreSQL server at postgres://runvil:\\*\\*\\*@127\\.0\\.0\\.1:${port}/${database}: .*ECONNREFUSED.*; start it or check the host and port\\n$`,
         ),
       );
       await sleep(OUTAGE_MS);
       for (const worker of workers) expect(worker.exitedBy, logs()).toBeUndefined();
-      await cluster.start();
+      await restore();
 
       // The ask still waits after the outage; the answer goes through the CLI.
       await until(
@@ -269,9 +282,13 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       }
 
       // The same runs, uninterrupted, in this process: no DBOS, a store of their own.
-      stores = await openPgStoreDatabase(url, { schema: RUNVIL_SCHEMA });
-      referenceStores = await openPgStoreDatabase(url, { schema: "reference" });
-      const referenceCounts = join(fixture.dir, "reference-counts.tsv");
+      const stores = await openPgStoreDatabase(url, { schema: RUNVIL_SCHEMA });
+      const referenceStores = await openPgStoreDatabase(url, { schema: "reference" });
+      closers.push(
+        () => stores.close(),
+        () => referenceStores.close(),
+      );
+      const referenceCounts = join(fixture.dir, `reference-counts-${database}.tsv`);
       writeFileSync(referenceCounts, "");
       process.env.RUNVIL_COUNT_FILE = referenceCounts;
       const hosts = new CliHostCache();
@@ -331,6 +348,23 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
 
       // The workers drain and stop as usual.
       for (const worker of workers) expect(await worker.terminate(), logs()).toBe(0);
+    };
+
+    it("runs pause while the server is down (pg_ctl stop -m immediate) and finish when it is back: same results and stores, no effect performed twice, the workers stay up", async () => {
+      await outageCase("runvil_outage_crash", async (url) => ({
+        url,
+        take: () => cluster.crash(),
+        restore: () => cluster.start(),
+      }));
+    }, 420_000);
+
+    it("runs pause while the network to the server is cut (every connection dropped, new ones refused) and finish when it is back: the same, and no worker is taken for dead", async () => {
+      await outageCase("runvil_outage_cut", async (url) => {
+        const cut = new CuttableProxy(url);
+        proxy = cut;
+        await cut.start();
+        return { url: cut.urlFor(url), take: () => cut.cut(), restore: () => cut.start() };
+      });
     }, 420_000);
   },
 );

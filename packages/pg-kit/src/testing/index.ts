@@ -1,3 +1,4 @@
+export { CuttableProxy } from "./cuttable-proxy";
 export {
   adminQuery,
   dropSchema,
