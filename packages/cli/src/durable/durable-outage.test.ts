@@ -251,6 +251,7 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       await sleep(OUTAGE_MS);
       for (const worker of workers) expect(worker.exitedBy, logs()).toBeUndefined();
       await restore();
+      const restored = Date.now();
 
       // The ask still waits after the outage; the answer goes through the CLI.
       await until(
@@ -270,6 +271,7 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
         logs,
         180_000,
       );
+      const finishedAfter = Date.now() - restored;
       for (const worker of workers) expect(worker.exitedBy, logs()).toBeUndefined();
       const log = logs();
       // No live worker was taken for dead because its heartbeat stopped with the server.
@@ -345,6 +347,10 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
         return [`${n}/a`, `${n}/b`, ...ARMS.map((arm) => `${n}/arm/${arm}`)];
       });
       expect(Object.fromEntries(seen)).toEqual(Object.fromEntries(expected.map((k) => [k, 1])));
+
+      console.info(
+        `durable outage (${database}): ${runs.length} runs finished ${(finishedAfter / 1000).toFixed(1)} s after the database came back (the answer delivered in between)`,
+      );
 
       // The workers drain and stop as usual.
       for (const worker of workers) expect(await worker.terminate(), logs()).toBe(0);
