@@ -1,5 +1,11 @@
-import type { LuaState } from "./module";
-import { fromUtf8, LuaStatus, LuaTypeTag, type RawLua, toUtf8 } from "./raw-api";
+import type { LuaModule, LuaState } from "./module";
+import {
+  isEngineChunkName,
+  providedBytecode,
+  recordCompiled,
+  refuseProvided,
+} from "./precompiled/precompiled-lua";
+import { fromUtf8, LuaStatus, LuaTypeTag, RawLua, toUtf8 } from "./raw-api";
 
 /** The outcome of compiling one Lua block: its bytecode, or the compiler's diagnostic. */
 export type CompileResult = { ok: true; bytecode: Uint8Array } | { ok: false; diagnostic: string };
@@ -32,9 +38,42 @@ export class Compiler {
    * Compiles `source` as a text chunk named `chunkName` (binary chunks are refused, so source
    * text can never smuggle in bytecode). A string is compiled as its UTF-8 bytes, a Uint8Array as
    * is. On success the bytecode is `lua_dump`ed with debug information kept (strip = 0).
+   *
+   * An Engine chunk (a name under `@runvil/`, its source a string) is taken from the precompiled
+   * Lua when a file provided it for this very source and this Lua loads it
+   * (precompiled/precompiled-lua.ts): the bytes a compile would give, without the compile.
+   * Otherwise it is compiled, and noted for the build's precompiled-Lua file.
    */
   compile(source: string | Uint8Array, chunkName: string): CompileResult {
     if (chunkName.includes("\0")) throw new TypeError("a Lua chunk name cannot contain NUL");
+    const engine = typeof source === "string" && isEngineChunkName(chunkName);
+    if (engine) {
+      const bytecode = providedBytecode(chunkName, source);
+      if (bytecode !== undefined) {
+        if (this.loads(bytecode, chunkName)) return { ok: true, bytecode };
+        refuseProvided(chunkName);
+      }
+    }
+    const result = this.compileSource(source, chunkName);
+    if (engine && result.ok) recordCompiled(chunkName, source, result.bytecode);
+    return result;
+  }
+
+  /** Whether this Lua loads `bytecode` as a binary chunk (Lua checks the dump's header and shape). */
+  private loads(bytecode: Uint8Array, chunkName: string): boolean {
+    const L = this.scratchState();
+    let settled = false;
+    try {
+      const status = this.raw.loadBuffer(L, bytecode, chunkName, "b");
+      this.raw.module._lua_settop(L, DUMP_SLOT);
+      settled = true;
+      return status === LuaStatus.OK;
+    } finally {
+      if (!settled) this.scratch = undefined;
+    }
+  }
+
+  private compileSource(source: string | Uint8Array, chunkName: string): CompileResult {
     const bytes = toUtf8(source);
     const L = this.scratchState();
     const { module } = this.raw;
@@ -89,4 +128,16 @@ export class Compiler {
     }
     return L;
   }
+}
+
+const moduleCompilers = new WeakMap<LuaModule, Compiler>();
+
+/** The compiler of the Engine's own Lua on `module`: one per module (so one scratch state). */
+export function engineCompiler(module: LuaModule): Compiler {
+  let compiler = moduleCompilers.get(module);
+  if (compiler === undefined) {
+    compiler = new Compiler(new RawLua(module));
+    moduleCompilers.set(module, compiler);
+  }
+  return compiler;
 }

@@ -38,6 +38,11 @@ export {
 export { ensureSealedTargets, installJson } from "./json-lua/index";
 export { ensureUserdataFactory, NEW_USERDATA_FIELD } from "./objects/index";
 export {
+  type PrecompiledLuaLoad,
+  precompiledLuaFile,
+  providePrecompiledLua,
+} from "./precompiled/precompiled-lua";
+export {
   installPreludes,
   type PreludeChunk,
   type PreludeInstallOptions,

@@ -3,10 +3,11 @@
  * flags the run wants, loads the run's bundle (dist/worker-bundle.cjs, see bundle.ts)
  * through V8's code cache, and starts it with its workerData (a WorkerStart), or, in a worker
  * started early (PRESTART_WORKER_DATA, see prestart.ts), with the start its first
- * message hands it. With WARM_UP_WORKER_DATA as its workerData it runs the warm-up prompt
- * instead and saves the cache (the build does that). When the cache is missing or V8 refuses it
- * (another Node version, other Node options), the bundle compiles from source and a cache is
- * written for the next run, if the directory is writable. It is CommonJS (no top-level await),
+ * message hands it, after providing the bundle's Lua with the Engine Lua's bytecode the build
+ * wrote beside it (precompiled-lua.ts). With WARM_UP_WORKER_DATA as its workerData it runs the
+ * warm-up prompt instead and saves the cache and that bytecode (the build does that). When the
+ * cache is missing or V8 refuses it (another Node version, other Node options), the bundle
+ * compiles from source and a cache is written for the next run, if the directory is writable. It is CommonJS (no top-level await),
  * so a worker that loads no plugin or provider module never starts Node's ES module loader.
  * docs/design/performance.md and docs/design/cli.md "The worker".
  */
@@ -17,6 +18,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import { startupMark } from "../startup-marks";
 import { loadCachedBundle, WARM_UP_WORKER_DATA } from "./code-cache";
 import type { WorkerStart } from "./messages";
+import {
+  type PrecompiledLuaSide,
+  providePrecompiledLuaFrom,
+  savePrecompiledLuaTo,
+} from "./precompiled-lua";
 import { PRESTART_WORKER_DATA, type PrestartMessage } from "./prestart";
 
 /**
@@ -41,7 +47,7 @@ function wasmFlags(options: string): string[] {
 }
 
 /** What bundle.ts exports. */
-interface WorkerBundle {
+interface WorkerBundle extends PrecompiledLuaSide {
   main(start: WorkerStart): Promise<void>;
   warmUp(): Promise<void>;
 }
@@ -85,16 +91,20 @@ function nodeOptions(): string {
 async function runWorker(): Promise<void> {
   startupMark("worker started");
   for (const flag of wasmFlags(nodeOptions())) setFlagsFromString(flag);
-  const bundleFile = join(dirname(fileURLToPath(import.meta.url)), "worker-bundle.cjs");
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const bundleFile = join(dir, "worker-bundle.cjs");
   const cacheFile = cacheFileFor(bundleFile);
   const bundle = loadCachedBundle(bundleFile, cacheFile);
   const entry = bundle.exports as WorkerBundle;
   startupMark(`bundle loaded (cache ${bundle.cacheState})`);
   if (workerData === WARM_UP_WORKER_DATA) {
+    // The warm-up compiles the Engine Lua from source; the build keeps its bytecode.
     await entry.warmUp();
     if (!bundle.saveCache()) throw new Error(`could not write ${cacheFile}`);
+    savePrecompiledLuaTo(dir, entry);
   } else {
     if (bundle.cacheState !== "accepted") bundle.saveCache();
+    providePrecompiledLuaFrom(dir, entry);
     if (workerData === PRESTART_WORKER_DATA) await mainWhenStarted(entry);
     else await entry.main(workerData as WorkerStart);
   }

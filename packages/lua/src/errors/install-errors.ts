@@ -1,5 +1,6 @@
+import { engineCompiler } from "../compile";
 import { ERRORS_PRIVATE_FIELD } from "../vm/error-values";
-import type { LuaVm } from "../vm/lua-vm";
+import { type LuaVm, VmHandle } from "../vm/lua-vm";
 import type { HostFunction } from "../vm/values";
 import ERROR_VALUES_LUA from "./error-values.lua";
 import ERRORS_LUA from "./errors.lua";
@@ -12,28 +13,14 @@ const isCancelled: HostFunction = (call) => [call.vm.cancelled];
 let compiled: { readonly main: Uint8Array; readonly helpers: Uint8Array } | undefined;
 
 /**
- * Compiles `source` as the chunk `name` inside `vm` (debug information kept, so its frames read
- * `runvil/errors.lua:{line}:` and `runvil/error-values.lua:{line}:`) and returns the bytecode.
+ * Compiles `source` as the chunk `name` on `vm`'s wasm module (debug information kept, so its
+ * frames read `runvil/errors.lua:{line}:` and `runvil/error-values.lua:{line}:`; taken from the
+ * precompiled Lua when a build provided it) and returns the bytecode.
  */
-function compileIn(vm: LuaVm, source: string, name: string): Uint8Array {
-  let bytes: Uint8Array | undefined;
-  const keep: HostFunction = (call) => {
-    bytes = call.bytes(1) ?? undefined;
-  };
-  const outcome = vm.runPrivileged({
-    source: `local P, source, name, keep = ...
-local fn, err = P.load(source, name, 't')
-if not fn then P.error(err, 0) end
-keep(string.dump(fn))`,
-    chunkName: "=errors compile",
-    args: [source, name, keep],
-  });
-  if (!outcome.ok || bytes === undefined) {
-    throw new Error(
-      `the errors Lua did not compile: ${outcome.ok ? "no bytecode" : outcome.message}`,
-    );
-  }
-  return bytes;
+function compileFor(vm: LuaVm, source: string, name: string): Uint8Array {
+  const result = engineCompiler(VmHandle.stateOf(vm).kernel.module).compile(source, name);
+  if (!result.ok) throw new Error(`the errors Lua did not compile: ${result.diagnostic}`);
+  return result.bytecode;
 }
 
 /**
@@ -55,8 +42,8 @@ keep(string.dump(fn))`,
  */
 export function installErrors(vm: LuaVm): void {
   compiled ??= {
-    main: compileIn(vm, ERRORS_LUA, ERRORS_CHUNK_NAME),
-    helpers: compileIn(vm, ERROR_VALUES_LUA, ERROR_VALUES_CHUNK_NAME),
+    main: compileFor(vm, ERRORS_LUA, ERRORS_CHUNK_NAME),
+    helpers: compileFor(vm, ERROR_VALUES_LUA, ERROR_VALUES_CHUNK_NAME),
   };
   const outcome = vm.runPrivileged({
     bytecode: compiled.main,
