@@ -1,5 +1,6 @@
 import { createJournalPort } from "@runvil/journal";
 import type { RunEvent, StoreRequest } from "@runvil/protocol";
+import { NO_RUN_USAGE } from "@runvil/protocol";
 import { afterAll, beforeAll, bench, describe } from "vitest";
 import { runVersion, runView } from "../src/run-view";
 import { type Inspector, startInspector } from "../src/server";
@@ -67,21 +68,7 @@ beforeAll(async () => {
     result: "done",
     var: {},
     events: seq,
-    usage: {
-      total: {
-        rounds: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cachedInputTokens: 0,
-        reasoningTokens: 0,
-        costUsd: "0",
-        unpricedRounds: 0,
-      },
-      byModel: {},
-      bySection: {},
-      byTask: {},
-      sections: [],
-    },
+    usage: NO_RUN_USAGE,
   });
   runId = recorder.runId;
   const run = await made.journal.findRun(runId);

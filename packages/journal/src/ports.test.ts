@@ -6,6 +6,7 @@ import {
   type EffectPort,
   formatEventLine,
   type ModelRoundEffectRequest,
+  NO_RUN_USAGE,
   type RunEvent,
   type RunResult,
   type StoreRequest,
@@ -61,21 +62,7 @@ function event(
   } as RunEvent;
 }
 
-const usage = {
-  total: {
-    rounds: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    costUsd: "0",
-    unpricedRounds: 0,
-  },
-  byModel: {},
-  bySection: {},
-  byTask: {},
-  sections: [],
-};
+const usage = NO_RUN_USAGE;
 const succeeded: RunResult = { outcome: "succeeded", result: "ok", var: {}, events: 3, usage };
 
 /** A live port: writes succeed, a read fails not_found, fetch answers its url. */

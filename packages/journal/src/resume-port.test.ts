@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type {
-  EffectOrigin,
-  EffectPort,
-  RunEvent,
-  RunResult,
-  StoreRequest,
-  ToolCallRequest,
+import {
+  type EffectOrigin,
+  type EffectPort,
+  NO_RUN_USAGE,
+  type RunEvent,
+  type RunResult,
+  type StoreRequest,
+  type ToolCallRequest,
 } from "@runvil/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { createIntentPort } from "./intent-port";
@@ -59,21 +60,7 @@ function event(seq: number, type: RunEvent["type"], fields: Record<string, unkno
   } as RunEvent;
 }
 
-const usage = {
-  total: {
-    rounds: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    costUsd: "0",
-    unpricedRounds: 0,
-  },
-  byModel: {},
-  bySection: {},
-  byTask: {},
-  sections: [],
-};
+const usage = NO_RUN_USAGE;
 const succeeded: RunResult = { outcome: "succeeded", result: "ok", var: {}, events: 6, usage };
 
 /** A live port counting what it performs; `hang` names effects that never answer. */

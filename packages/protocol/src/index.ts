@@ -40,13 +40,14 @@ export {
   type ToolCallEventFields,
   type ToolResultEventFields,
 } from "./run-event";
-export type {
-  CancelledRun,
-  FailedRun,
-  RunOutcome,
-  RunResult,
-  RunUsage,
-  SectionUsage,
-  SucceededRun,
-  TokenUsage,
+export {
+  type CancelledRun,
+  type FailedRun,
+  NO_RUN_USAGE,
+  type RunOutcome,
+  type RunResult,
+  type RunUsage,
+  type SectionUsage,
+  type SucceededRun,
+  type TokenUsage,
 } from "./run-result";

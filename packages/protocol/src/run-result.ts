@@ -55,6 +55,26 @@ export interface RunUsage {
   readonly sections: readonly SectionUsage[];
 }
 
+/**
+ * The usage of a run that made no model round: every count 0, cost `"0"`, no models, sections
+ * or tasks (frozen). A refused prepare reports it, and tests compare a run without rounds with it.
+ */
+export const NO_RUN_USAGE: RunUsage = Object.freeze({
+  total: Object.freeze({
+    rounds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: "0",
+    unpricedRounds: 0,
+  }),
+  byModel: Object.freeze({}),
+  bySection: Object.freeze({}),
+  byTask: Object.freeze({}),
+  sections: Object.freeze([]),
+});
+
 /** What every run result holds. */
 interface RunResultBase {
   /** `var` as last read back on the root chain. */

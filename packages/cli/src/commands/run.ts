@@ -109,7 +109,11 @@ export function usageJson(usage: RunUsage): {
   return { total: usage.total, byModel: { ...usage.byModel } };
 }
 
-/** The usage of a run that made no model round (a refused prepare). */
+/**
+ * The `--json` usage of a refused prepare (no round ran). Spelled out rather than imported as
+ * protocol's `NO_RUN_USAGE`: this module is on `runvil run`'s start-up path, whose main thread
+ * loads as little as it can (cli.md "The worker") and does not load @runvil/protocol.
+ */
 const NO_USAGE = {
   total: {
     rounds: 0,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { NO_RUN_USAGE } from "@runvil/protocol";
 import type { InputBroker } from "@runvil/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunHandle } from "../run/run-handle";
@@ -61,21 +62,7 @@ describe("stopping a worker run (dist/worker.cjs)", () => {
           stopped: true,
           var: {},
           events: 12,
-          usage: {
-            total: {
-              rounds: 0,
-              inputTokens: 0,
-              outputTokens: 0,
-              cachedInputTokens: 0,
-              reasoningTokens: 0,
-              costUsd: "0",
-              unpricedRounds: 0,
-            },
-            byModel: {},
-            bySection: {},
-            byTask: {},
-            sections: [],
-          },
+          usage: NO_RUN_USAGE,
         },
       },
     });

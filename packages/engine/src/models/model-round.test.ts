@@ -1,4 +1,5 @@
 import type { RunEvent } from "@runvil/protocol";
+import { NO_RUN_USAGE } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { failureOf, headline } from "../test-support/failure";
 import { modelPrompt, runModelPrompt, succeeded } from "./test-support/model-run";
@@ -261,21 +262,7 @@ describe("runModelRound", () => {
 
   it("gives a run without rounds zero usage", async () => {
     const run = await runModelPrompt(modelPrompt("return 'x'"));
-    expect(run.result.usage).toEqual({
-      total: {
-        rounds: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cachedInputTokens: 0,
-        reasoningTokens: 0,
-        costUsd: "0",
-        unpricedRounds: 0,
-      },
-      byModel: {},
-      bySection: {},
-      byTask: {},
-      sections: [],
-    });
+    expect(run.result.usage).toEqual(NO_RUN_USAGE);
   });
 
   it("refuses a reply over the text limit or the call limit after the turn completed", async () => {

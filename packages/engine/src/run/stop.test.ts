@@ -6,10 +6,10 @@ import type {
   ToolCallOutput,
   ToolCallRequest,
 } from "@runvil/protocol";
+import { NO_RUN_USAGE as NO_USAGE } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { body, lua } from "../test-support/lua-fence";
 import { MemoryPort } from "../test-support/memory-port";
-import { NO_USAGE } from "../test-support/no-usage";
 import { promptText } from "../test-support/parse";
 import { runTestPrompt } from "../test-support/run-prompt";
 

@@ -1,7 +1,7 @@
+import { NO_RUN_USAGE as NO_USAGE } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { failureOf } from "../test-support/failure";
 import { body, lua } from "../test-support/lua-fence";
-import { NO_USAGE } from "../test-support/no-usage";
 import { promptText } from "../test-support/parse";
 import { resultText, runTestPrompt } from "../test-support/run-prompt";
 
