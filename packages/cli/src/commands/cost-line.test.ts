@@ -1,20 +1,11 @@
-import type { RunUsage, TokenUsage } from "@runvil/protocol";
+import { NO_RUN_USAGE, type RunUsage, type TokenUsage } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import type { RunEnd } from "../run/run-handle";
 import { memoryIo } from "../test-io";
 import { formatCostLine, printCostLine } from "./cost-line";
 
 function total(overrides: Partial<TokenUsage>): TokenUsage {
-  return {
-    rounds: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-    costUsd: "0",
-    unpricedRounds: 0,
-    ...overrides,
-  };
+  return { ...NO_RUN_USAGE.total, ...overrides };
 }
 
 function usage(overrides: Partial<TokenUsage>): RunUsage {

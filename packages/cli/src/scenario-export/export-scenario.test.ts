@@ -1,20 +1,11 @@
 import { encodeValue, promptHash, type RecordedRun } from "@runvil/journal";
-import type { RunCatalog, RunResult } from "@runvil/protocol";
+import { NO_RUN_USAGE, type RunCatalog, type RunResult } from "@runvil/protocol";
 import { describe, expect, it } from "vitest";
 import { exportScenarioCase } from "./export-scenario";
 
 const bytes = new TextEncoder().encode("---\nname: t\ndescription: t\nrunvil: 0\n---\n\n# T\n");
 const catalog: RunCatalog = { tools: [], packs: [], preludes: [], dropped: [], models: [] };
-const total = {
-  rounds: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cachedInputTokens: 0,
-  reasoningTokens: 0,
-  costUsd: "0",
-  unpricedRounds: 0,
-};
-const usage = { total, byModel: {}, bySection: {}, byTask: {}, sections: [] };
+const usage = NO_RUN_USAGE;
 
 function recorded(result: RunResult | undefined, seed = "7"): RecordedRun {
   return {
