@@ -1,4 +1,5 @@
 import { wasmApi } from "./wasm-api";
+import { leb, readLeb, wasmName } from "./wasm-leb";
 
 /** The linear memory a rewritten module imports: its page limits. */
 export interface MemoryLimits {
@@ -151,8 +152,8 @@ function withMemoryImport(
 ): Uint8Array {
   const [count, entries] = readLeb(bytes, at);
   const entry = [
-    ...name("env"),
-    ...name("memory"),
+    ...wasmName("env"),
+    ...wasmName("memory"),
     MEMORY_KIND,
     SHARED_WITH_MAX,
     ...leb(limits.initialPages),
@@ -164,36 +165,6 @@ function withMemoryImport(
     Uint8Array.from(entry),
   ]);
   return concat([Uint8Array.from([IMPORT_SECTION, ...leb(body.length)]), body]);
-}
-
-/** Reads an unsigned LEB128 at `at`: [value, offset after it]. */
-function readLeb(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let shift = 0;
-  let cursor = at;
-  for (;;) {
-    const byte = bytes[cursor++] ?? 0;
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((byte & 0x80) === 0 || cursor >= bytes.length) return [value, cursor];
-  }
-}
-
-/** Unsigned LEB128. */
-export function leb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value >>> 0;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (rest !== 0);
-  return out;
-}
-
-function name(text: string): number[] {
-  return [...leb(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

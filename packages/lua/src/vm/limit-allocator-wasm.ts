@@ -1,3 +1,5 @@
+import { leb, sleb, wasmName } from "../wasm-leb";
+
 /**
  * The bytes of a tiny hand-assembled WebAssembly module: a Lua allocator (`lua_Alloc`) that counts
  * the bytes a state holds and refuses to grow past a limit, calling wasmoon's own `realloc` and
@@ -59,24 +61,6 @@ export interface AllocatorWasmOptions {
   readonly gate?: number;
 }
 
-/** Unsigned LEB128. */
-function leb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value >>> 0;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (rest !== 0);
-  return out;
-}
-
-/** A length-prefixed UTF-8 name (ASCII only here). */
-function name(text: string): number[] {
-  return [...leb(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
-}
-
 /** A section: id, byte length, body. */
 function section(id: number, body: readonly number[]): number[] {
   return [id, ...leb(body.length), ...body];
@@ -112,32 +96,17 @@ function importSection(shared: boolean): number[] {
   return section(
     2,
     vec([
-      [...name("env"), ...name("memory"), 0x02, ...memoryLimits],
-      [...name("env"), ...name("realloc"), 0x00, 1],
-      [...name("env"), ...name("free"), 0x00, 2],
+      [...wasmName("env"), ...wasmName("memory"), 0x02, ...memoryLimits],
+      [...wasmName("env"), ...wasmName("realloc"), 0x00, 1],
+      [...wasmName("env"), ...wasmName("free"), 0x00, 2],
     ]),
   );
-}
-
-/** Signed LEB128 (for `i32.const`). */
-function sleb(value: number): number[] {
-  const out: number[] = [];
-  let rest = value | 0;
-  for (;;) {
-    const byte = rest & 0x7f;
-    rest >>= 7;
-    if ((rest === 0 && (byte & 0x40) === 0) || (rest === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
 }
 
 /** One defined function (index 2) of type 0, exported as "alloc". */
 const FUNC_AND_EXPORT = [
   ...section(3, vec([[0]])),
-  ...section(7, vec([[...name("alloc"), 0x00, 2]])),
+  ...section(7, vec([[...wasmName("alloc"), 0x00, 2]])),
 ];
 
 // Locals: 0 ud, 1 ptr, 2 osize, 3 nsize, 4 old, 5 new. Function indices: 0 realloc, 1 free.
