@@ -31,6 +31,26 @@ function configFor(baseURL: string): string {
   return file;
 }
 
+/** `runvil run` of the example through the built command (dist/bin.js) with `args` after it. */
+async function runBuilt(
+  args: readonly string[],
+): Promise<{ code: number | null; out: string; err: string }> {
+  const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
+  const child = spawn(process.execPath, [bin, "run", promptFile, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => {
+    out += String(d);
+  });
+  child.stderr.on("data", (d) => {
+    err += String(d);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, out, err };
+}
+
 let server: ScriptedOpenAiServer;
 let baseURL: string;
 beforeEach(async () => {
@@ -88,23 +108,7 @@ describe("runvil run against a local OpenAI-compatible server", () => {
 
   it("runs it through the built runvil command, in its worker thread", async () => {
     const config = configFor(baseURL);
-    const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
-    const child = spawn(
-      process.execPath,
-      [bin, "run", promptFile, "--config", config, "--args", ISSUE],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => {
-      out += String(d);
-    });
-    child.stderr.on("data", (d) => {
-      err += String(d);
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { code, out, err } = await runBuilt(["--config", config, "--args", ISSUE]);
     expect(err).toBe("");
     expect(out).toBe(`${RESULT}\n`);
     expect(code).toBe(0);
@@ -115,21 +119,14 @@ describe("runvil run against a local OpenAI-compatible server", () => {
     const priced = JSON.parse(readFileSync(config, "utf8"));
     priced.providers.local.models.qwen3.prices = { inputPerMillion: 0.5, outputPerMillion: 1.5 };
     writeFileSync(config, JSON.stringify(priced));
-    const bin = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
-    const child = spawn(
-      process.execPath,
-      [bin, "run", promptFile, "--config", config, "--args", ISSUE, "--json", "--no-record"],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => {
-      out += String(d);
-    });
-    child.stderr.on("data", (d) => {
-      err += String(d);
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { code, out, err } = await runBuilt([
+      "--config",
+      config,
+      "--args",
+      ISSUE,
+      "--json",
+      "--no-record",
+    ]);
     expect([code, err]).toEqual([0, ""]);
     // Two rounds (the 429 before the first is a retry, not a round): 180 + 230 input tokens at
     // $0.5 per million, 24 + 14 output at $1.5: $0.000205 + $0.000057.
