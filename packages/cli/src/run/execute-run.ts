@@ -181,14 +181,14 @@ async function runOnHost(
     models,
     yieldToEventLoop: sides.yieldToEventLoop ?? false,
   });
-  // The progress line counts effects when they are issued, tool calls included.
+  // The progress line counts effects when they are issued (its tool calls, from their events).
   const effects: EffectPort = {
     storeOp: (operation) => {
       showProgress(progress?.storeOp());
       return port.storeOp(operation);
     },
     toolCall: (call) => {
-      showProgress(progress?.toolCall());
+      showProgress(progress?.toolEffect());
       return port.toolCall(call);
     },
     modelRound: (round) =>

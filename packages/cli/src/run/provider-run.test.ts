@@ -80,6 +80,11 @@ describe("runvil run against a local OpenAI-compatible server", () => {
       err.some((t) => /triager round 1 · retry 1 in 0\.0 s \(rate limited \(429\)\)$/.test(t)),
     ).toBe(true);
     expect(err.some((t) => /triager round 2 · \d+ tokens$/.test(t))).toBe(true);
+    // The model's two add_label calls are local tools (no effect), counted as runs list does.
+    expect(err).toContain("\r\x1b[2Krunning: Triage · 0 effects · 1 tool call");
+    expect(err.some((t) => /Triage · 0 effects · 2 tool calls · triager round 2/.test(t))).toBe(
+      true,
+    );
     const types = readFileSync(events, "utf8")
       .trim()
       .split("\n")

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RunProgress } from "./run-progress";
 
 function event(
-  type: "run_started" | "section_entered" | "lua_checkpoint",
+  type: "run_started" | "section_entered" | "lua_checkpoint" | "tool_call_started",
   section: string,
 ): RunEvent {
   return {
@@ -25,10 +25,13 @@ describe("RunProgress", () => {
     expect(progress.event(event("section_entered", "Main"))).toBe(true);
     expect(progress.storeOp()).toBe(true);
     expect(progress.text).toBe("running: Main · 1 effect");
-    expect(progress.toolCall()).toBe(true);
+    // A catalog tool: its event and its effect, one call.
+    expect(progress.event(event("tool_call_started", "Main"))).toBe(true);
+    expect(progress.toolEffect()).toBe(true);
     expect(progress.text).toBe("running: Main · 2 effects · 1 tool call");
-    progress.toolCall();
-    expect(progress.text).toBe("running: Main · 3 effects · 2 tool calls");
+    // A local tool or a task built-in: an event and no effect.
+    expect(progress.event(event("tool_call_started", "Main"))).toBe(true);
+    expect(progress.text).toBe("running: Main · 2 effects · 2 tool calls");
   });
 
   it("reports no change for events that do not move the line", () => {

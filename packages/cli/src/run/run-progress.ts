@@ -7,9 +7,11 @@ function plural(count: number, noun: string): string {
 
 /**
  * The text of `runvil run`'s progress line, kept up to date from the run's events and effects:
- * `running: {section} · {n} effects`, plus ` · {k} tool calls` once a tool was called (tool
- * calls are effects too, counted when they start), plus the open model round (ModelProgress:
- * ` · writer round 2 · 153 tokens`, or its retry).
+ * `running: {section} · {n} effects` (store operations and catalog tool calls, counted when
+ * issued), plus ` · {k} tool calls` once a tool was called, plus the open model round
+ * (ModelProgress: ` · writer round 2 · 153 tokens`, or its retry). The tool calls are every
+ * `tool_call_started` event, the count `runvil runs` gives (journal.md "What a tool call count
+ * counts"): catalog tools, local tools and the model's task built-ins, by a script or a model.
  */
 export class RunProgress {
   #section = "";
@@ -25,6 +27,10 @@ export class RunProgress {
 
   /** Takes one run event; true when the text changed. */
   event(event: RunEvent): boolean {
+    if (event.type === "tool_call_started") {
+      this.#toolCalls += 1;
+      return this.#render();
+    }
     if (event.type !== "section_entered" && event.type !== "run_started") return false;
     this.#section = event.section;
     return this.#render();
@@ -36,10 +42,12 @@ export class RunProgress {
     return this.#render();
   }
 
-  /** Counts a tool call (an effect too); true when the text changed. */
-  toolCall(): boolean {
+  /**
+   * Counts a catalog tool call's effect; true when the text changed. The call itself is counted
+   * from its `tool_call_started` event, as every other tool call is.
+   */
+  toolEffect(): boolean {
     this.#effects += 1;
-    this.#toolCalls += 1;
     return this.#render();
   }
 
