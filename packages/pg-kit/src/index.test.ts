@@ -14,6 +14,7 @@ describe("package entry points", () => {
         "migrateTables",
         "openPool",
         "redactedUrl",
+        "redactedUserinfo",
         "schemaNameProblem",
         "underSchemaLock",
       ].sort(),

@@ -2,6 +2,6 @@ export { loadPg } from "./load-pg";
 export { migrateTables, type VersionedTables } from "./migrate-schema";
 export { openPool, type PoolOptions } from "./open-pool";
 export { errorCode, errorDetail, isConnectionLoss, isUnreachable } from "./pg-errors";
-export { redactedUrl } from "./redacted-url";
+export { redactedUrl, redactedUserinfo } from "./redacted-url";
 export { type SchemaLock, underSchemaLock } from "./schema-lock";
 export { schemaNameProblem } from "./schema-name";

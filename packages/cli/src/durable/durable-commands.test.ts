@@ -54,6 +54,15 @@ describe("the durable commands' usage errors", () => {
       ["runs", "list", "--database", "file.db"],
       'error: --database must be a postgres:// URL, got "file.db"\n',
     ],
+    // No scheme: `runvil:` parses as one, and the password must not be echoed.
+    [
+      ["worker", "--database", "runvil:secret@host/db"],
+      'error: --database must be a postgres:// URL, got "***@host/db"\n',
+    ],
+    [
+      ["submit", "p.md", "--database", "mysql://me:secret@host/db?password=again"],
+      'error: --database must be a postgres:// URL, got "***@host/db?password=***"\n',
+    ],
   ];
   for (const [argv, message] of cases) {
     it(`runvil ${argv.join(" ")}`, async () => {

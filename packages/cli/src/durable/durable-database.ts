@@ -1,17 +1,20 @@
+import { errorCode, errorDetail, loadPg, redactedUrl, redactedUserinfo } from "@runvil/pg-kit";
+
 /** The PostgreSQL schema of the run stores and the worker registry in a durable runs database. */
 export const RUNVIL_SCHEMA = "runvil";
 
-/** The usage error of a `--database` that is not a PostgreSQL URL, or undefined. */
+/**
+ * The usage error of a `--database` that is not a PostgreSQL URL, or undefined. The text is shown
+ * with what stands before its last `@` hidden (`runvil:secret@host/db` shows `***@host/db`).
+ */
 export function databaseUsageError(url: string | undefined): string | undefined {
   if (url === undefined)
     return "error: --database <url> is required (postgres://user@host:port/db)";
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    return `error: --database must be a postgres:// URL, got ${JSON.stringify(url)}`;
+    return `error: --database must be a postgres:// URL, got ${JSON.stringify(redactedUserinfo(url))}`;
   }
   return undefined;
 }
-
-import { errorCode, errorDetail, loadPg, redactedUrl } from "@runvil/pg-kit";
 
 /**
  * Resolves when the PostgreSQL server at `url` accepts a connection within 5 seconds; else
