@@ -10,7 +10,10 @@ import type { LuaKernel } from "./kernel";
  * - `hook`: the hook is armed on every thread all the time (today's design: an in-thread
  *   `shouldCancel` that must be polled, no shared memory, or the watchdog not running yet);
  * - `watched`: no hook until the watchdog sees a flag set (or the VM is cancelled on its own
- *   thread); then the hook is armed on every thread the VM runs Lua on, and stays armed.
+ *   thread); then the hook is armed on every thread the VM runs Lua on, and stays armed. A resume
+ *   that runs long also gets one-shot re-entry armings from the watchdog (lua-vm.md "Tier-up"):
+ *   the hook clears itself at its first call and yields so the driver enters the interpreter
+ *   again.
  */
 export type HookMode = "off" | "hook" | "watched";
 
@@ -49,6 +52,8 @@ export class HookControl {
   /** Hook calls in `hook` mode between two re-entries of the interpreter. */
   private readonly reenterEvery: number;
   private untilReenter: number;
+  /** Whether a block's resume (with its re-entry resumes) runs now. */
+  private resumingNow = false;
 
   constructor(kernel: LuaKernel, cancelWatch: CancelWatch, main: LuaState) {
     this.kernel = kernel;
@@ -93,6 +98,29 @@ export class HookControl {
     return this.armedValue || this.watch?.armed === true;
   }
 
+  /**
+   * Called before a block's resume (`true`) and after it returned for good (`false`: re-entry
+   * resumes belong to the same resume). A watched VM tells the watchdog, which arms a one-shot
+   * re-entry once the resume has run long (cancel-watchdog.ts, REENTER_AFTER_MS).
+   */
+  resuming(running: boolean): void {
+    this.resumingNow = running;
+    this.watch?.resuming(running);
+  }
+
+  /**
+   * Called from the hook: true when this call is a one-shot re-entry arming (or a stale one left
+   * from a resume that ended meanwhile): the VM is watched and not armed for a cancel. The hook is
+   * then cleared on every thread (armed again at once if a cancel arming came meanwhile), and the
+   * caller yields where it can so the driver enters the interpreter again.
+   */
+  takeOneShot(): boolean {
+    const { watch } = this;
+    if (this.modeValue !== "watched" || watch === undefined || this.armed) return false;
+    if (watch.clearOutsideReentry(() => this.setAll(false))) this.setAll(true);
+    return true;
+  }
+
   /** Lists a new thread (a block thread or a coroutine), which inherited its creator's hook. */
   add(L: LuaState): void {
     this.threads.add(L);
@@ -108,9 +136,7 @@ export class HookControl {
   /** Arms the hook on every listed thread from this thread (a cancel seen here). Idempotent. */
   armAll(): void {
     if (this.modeValue === "off" || this.armedValue) return;
-    const { x, hook } = this.kernel;
-    const period = this.cancelWatch.hookInstructions;
-    for (const L of this.threads) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
+    this.setAll(true);
     this.armedValue = true;
     this.watch?.markArmed();
   }
@@ -127,8 +153,10 @@ export class HookControl {
       x.lua_sethook(main, hook, LUA_MASKCOUNT, period);
       return;
     }
-    x.lua_sethook(main, 0, 0, 0);
-    if (this.watch?.armedAfterFence() === true) x.lua_sethook(main, hook, LUA_MASKCOUNT, period);
+    const clear = () => x.lua_sethook(main, 0, 0, 0);
+    if (this.watch === undefined) clear();
+    else if (this.watch.clearOutsideReentry(clear))
+      x.lua_sethook(main, hook, LUA_MASKCOUNT, period);
   }
 
   /**
@@ -166,16 +194,22 @@ export class HookControl {
         return false;
       }
     }
-    const { x, hook } = this.kernel;
-    for (const L of this.threads) x.lua_sethook(L, 0, 0, 0);
+    if (watch.clearOutsideReentry(() => this.setAll(false))) this.setAll(true);
     this.watch = watch;
     this.modeValue = "watched";
     this.armedValue = false;
-    if (watch.armedAfterFence()) {
-      const period = this.cancelWatch.hookInstructions;
-      for (const L of this.threads) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
-    }
+    if (this.resumingNow) watch.resuming(true);
     return true;
+  }
+
+  /** Sets (or clears) the hook on every listed thread, without marking the VM armed. */
+  private setAll(on: boolean): void {
+    const { x, hook } = this.kernel;
+    const period = this.cancelWatch.hookInstructions;
+    for (const L of this.threads) {
+      if (on) x.lua_sethook(L, hook, LUA_MASKCOUNT, period);
+      else x.lua_sethook(L, 0, 0, 0);
+    }
   }
 
   /** Stops the watch (before lua_close frees the threads). */

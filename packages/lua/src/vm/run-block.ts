@@ -96,14 +96,7 @@ class BlockDriver {
         this.finish(this.cancelled());
         return;
       }
-      let status = resume(state, record, nargs);
-      // A yield only to enter the interpreter again (the hook's, which has just polled the
-      // cancel sources; lua-vm.md "Tier-up"): resume at once.
-      while (status === LuaStatus.YIELD && record.reenterYield && !record.cancelYield) {
-        record.reenterYield = false;
-        if (state.cancelled || record.pending !== undefined) break;
-        status = resume(state, record, 0);
-      }
+      const status = resumeThrough(state, record, nargs);
       const results = state.kernel.heap.i32()[state.kernel.intCell >> 2] ?? 0;
       if (status === LuaStatus.YIELD) {
         const pending = record.pending;
@@ -217,6 +210,26 @@ function releaseThread(state: VmState, record: ThreadRecord): void {
   state.hooks.remove(record.co);
   if (state.closed || state.broken) return;
   state.hostOp(() => state.kernel.x.luaL_unref(state.L, LUA_REGISTRYINDEX, record.ref));
+}
+
+/**
+ * Resumes the thread until it suspends on a host Promise, is cancelled or ends: a yield only to
+ * enter the interpreter again (the hook's, which has just read the cancel sources; lua-vm.md
+ * "Tier-up") is resumed at once. The watchdog sees the whole as one resume.
+ */
+function resumeThrough(state: VmState, record: ThreadRecord, nargs: number): number {
+  state.hooks.resuming(true);
+  try {
+    let status = resume(state, record, nargs);
+    while (status === LuaStatus.YIELD && record.reenterYield && !record.cancelYield) {
+      record.reenterYield = false;
+      if (state.cancelled || record.pending !== undefined) break;
+      status = resume(state, record, 0);
+    }
+    return status;
+  } finally {
+    state.hooks.resuming(false);
+  }
 }
 
 /**

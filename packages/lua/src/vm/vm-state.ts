@@ -65,8 +65,13 @@ export class VmState implements KernelClient {
    * the hook ends with an error when they run out; undefined when no such call runs.
    */
   hookBudget: number | undefined = undefined;
-  /** Yields of a block only to enter the interpreter again (for tests and benchmarks). */
+  /**
+   * Yields of a block only to enter the interpreter again while it runs hooked (at the switch to
+   * hook-free, every REENTER_INSTRUCTIONS), for tests and benchmarks.
+   */
   reentries = 0;
+  /** The same yields made by the watchdog's one-shot re-entry armings of a watched VM. */
+  watchedReentries = 0;
 
   constructor(init: {
     kernel: LuaKernel;
@@ -99,6 +104,8 @@ export class VmState implements KernelClient {
    * The count hook. When a cancel source fires (or already fired), it yields a runBlock thread
    * where it can (a yield from a hook passes through every pcall, so Lua code cannot swallow it)
    * and raises `cancelled` elsewhere (a C function such as table.sort's caller stands between).
+   * In a watched VM not armed for a cancel, a call is the watchdog's one-shot re-entry: it
+   * clears the hook, reads the cancel flag (not counted as a poll) and re-enters.
    */
   hook(L: LuaState): void {
     const { kernel } = this;
@@ -111,8 +118,13 @@ export class VmState implements KernelClient {
         return;
       }
       if (!this.cancelled) {
-        if (!this.cancelWatch.poll()) {
-          if (this.hookBudget === undefined && this.hooks.quietHook()) this.reenter(L);
+        if (this.hookBudget === undefined && this.hooks.takeOneShot()) {
+          if (!this.cancelWatch.flagSet()) {
+            this.reenter(L, true);
+            return;
+          }
+        } else if (!this.cancelWatch.poll()) {
+          if (this.hookBudget === undefined && this.hooks.quietHook()) this.reenter(L, false);
           return;
         }
         this.markCancelled();
@@ -135,12 +147,14 @@ export class VmState implements KernelClient {
    * Yields a runBlock thread from the hook so that its driver resumes it at once: the resume
    * enters `luaV_execute` again, with the code V8 has for it now (lua-vm.md "Tier-up"). Nothing
    * happens where the thread cannot yield (a C function stands between) or is not a block's.
+   * `watched`: the watchdog's one-shot arming asked for it (counted apart).
    */
-  private reenter(L: LuaState): void {
+  private reenter(L: LuaState, watched: boolean): void {
     const record = this.threads.get(L);
     if (record === undefined || this.kernel.x.lua_isyieldable(L) === 0) return;
     record.reenterYield = true;
-    this.reentries++;
+    if (watched) this.watchedReentries++;
+    else this.reentries++;
     this.kernel.x.lua_yieldk(L, 0, 0, 0);
   }
 
