@@ -129,6 +129,28 @@ describe("the durable port under position-matched steps", () => {
     expect(again.inner.performed).toEqual([]);
   });
 
+  it("recovers a run that died while an ask's marker was in flight but its recv's sleep was recorded", async () => {
+    const steps = new MemorySteps();
+    const asking = promptText(
+      ["# Ask", "## Main", lua("return 'got ' .. tools.call('user-input/ask', {})")].join("\n\n"),
+    );
+    // The marker (position 0) and the recv (1) never recorded; the recv's timeout sleep (2) did.
+    steps.recorded.set(2, { functionID: 2, name: "DBOS.sleep", output: 1 });
+    const store = new MemoryStore();
+    const again = execute(steps, store, { prompt: asking, delaySeed: 1 });
+    const asks = () => steps.steps().flatMap((s) => (s.name.startsWith("runvil.ask:") ? [s] : []));
+    await until(() => asks().length === 1);
+    expect(asks()[0]?.functionID).toBe(3);
+    expect(
+      steps
+        .steps()
+        .map((s) => s.name)
+        .slice(0, 3),
+    ).toEqual(["runvil.gap", "runvil.gap", "DBOS.sleep"]);
+    steps.send(asks()[0]?.name.slice(11) ?? "", { text: "yes" });
+    expect(await again.result).toMatchObject({ outcome: "succeeded", result: "got yes" });
+  });
+
   it("waits on an ask again after a restart and takes the answer sent meanwhile", async () => {
     const steps = new MemorySteps();
     const asking = promptText(

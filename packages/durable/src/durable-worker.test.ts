@@ -1,6 +1,7 @@
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { MemoryStore, readAllFiles } from "@runvil/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDurableClient } from "./durable-client";
 import { DurableError } from "./durable-error";
 import { type DurableWorker, launchDurableWorker } from "./durable-worker";
 import { DURABLE_QUEUE, DURABLE_WORKFLOW, RUNVIL_VERSION } from "./names";
@@ -60,6 +61,15 @@ describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on Postgre
     const db = await freshDatabase();
     drop = db.drop;
     url = db.url;
+    // The queue row an older Runvil left (it registered runvil-runs in dbos.queues), with a
+    // worker concurrency of 1: this worker's own limit (4) wins.
+    await (await openDurableClient(url)).close();
+    const older = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: "runvil" });
+    try {
+      await older.registerQueue(DURABLE_QUEUE, { workerConcurrency: 1 });
+    } finally {
+      await older.destroy();
+    }
     worker = await launchDurableWorker({
       databaseUrl: db.url,
       executorId: "test-worker",
@@ -129,6 +139,33 @@ describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on Postgre
     await expect(worker.client.answer(runId, "late")).rejects.toThrow(
       new DurableError("not_waiting", `run ${runId} is finished: there is no question to answer`),
     );
+  });
+
+  it("takes runs up to its own concurrency, not the worker concurrency of a dbos.queues row an older Runvil left", async () => {
+    const runIds = await Promise.all(
+      [1, 2, 3].map(() =>
+        worker.client.submit({ prompt: { path: "asking.md", text: ASKING }, startedAt: START }),
+      ),
+    );
+    // Three runs wait on their first ask at once: the row's limit of 1 would hold two back.
+    await eventually(async () => {
+      const waiting = await Promise.all(runIds.map((id) => worker.client.waitingAsks(id)));
+      return waiting.every((asks) => asks.length === 1) ? true : undefined;
+    });
+    for (const runId of runIds) {
+      const { ask: first } = await worker.client.answer(runId, "a");
+      await eventually(async () => {
+        const asks = await worker.client.waitingAsks(runId);
+        return asks.length === 1 && asks[0] !== first ? asks : undefined;
+      });
+    }
+    await Promise.all(runIds.map((runId) => worker.client.answer(runId, "b")));
+    for (const runId of runIds) {
+      expect(await worker.client.result(runId, { timeoutMs: 60_000 })).toMatchObject({
+        outcome: "succeeded",
+        result: "a+b",
+      });
+    }
   });
 
   it("fails a run whose input names another Runvil version than its queue entry, naming both", async () => {

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import { registerInternalQueue } from "@dbos-inc/dbos-sdk/eventreceiver";
 import { decodeValue } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 import { type DurableClient, wrapClient } from "./durable-client";
@@ -83,6 +84,20 @@ let workflow: ((input: unknown) => Promise<string>) | undefined;
 let current: { deps: Parameters<typeof runWorkflow>[1] } | undefined;
 
 /**
+ * Dispatches the `runvil-runs` queue in this process with `concurrency` as this worker's own
+ * limit (docs/design/durable.md "Per-worker concurrency"). A queue of DBOS.registerQueue is a row
+ * of `dbos.queues` whose one worker_concurrency every process copies each second, so the last
+ * worker registered would set the limit of all; a process-local queue keeps its configuration
+ * and its name wins over such a row. It must exist before DBOS.launch, which dispatches the
+ * process-local queues it finds; it stays registered across a shutdown, so a later worker of
+ * this process sets its own limit on it.
+ */
+function takeRunsAtOnce(concurrency: number): void {
+  const queue = registerInternalQueue(DURABLE_QUEUE, { workerConcurrency: concurrency });
+  queue.workerConcurrency = concurrency;
+}
+
+/**
  * Launches DBOS in this process on `databaseUrl` (creating its schema on first use), registers
  * the `runvil.run` workflow and the `runvil-runs` queue, recovers this executor id's own runs,
  * and starts taking runs. One worker per process (DBOS is one per process).
@@ -140,11 +155,8 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
       applicationVersion: applicationVersion(runvilVersion),
       logLevel: options.logLevel ?? "warn",
     });
+    takeRunsAtOnce(concurrency);
     await DBOS.launch();
-    await DBOS.registerQueue(DURABLE_QUEUE, {
-      workerConcurrency: concurrency,
-      onConflict: "always_update",
-    });
   } catch (error) {
     launched = false;
     current = undefined;

@@ -28,6 +28,48 @@ describe("planRecovery", () => {
     ]);
   });
 
+  it("takes the sleep of an ask whose marker never recorded again after two gaps (the sleep's insert raced ahead)", () => {
+    // The second ask of a run listed while its marker's step was still in flight: DBOS's recv
+    // had already recorded its timeout's sleep at position 6.
+    const listed = [
+      { functionID: 0, name: "runvil.ask:0.1/1", output: "q" },
+      { functionID: 1, name: "DBOS.recv", output: { text: "yes" } },
+      { functionID: 2, name: "DBOS.sleep", output: 1 },
+      { functionID: 3, name: "runvil:0.1/2", output: "w" },
+      { functionID: 6, name: "DBOS.sleep", output: 1 },
+    ];
+    const expected = [
+      { kind: "ask", position: 0, effect: "0.1/1", answered: true, answer: { text: "yes" } },
+      { kind: "effect", position: 3, effect: "0.1/2", output: "w" },
+      { kind: "gap", position: 4 },
+      { kind: "gap", position: 5 },
+      { kind: "sleep", position: 6 },
+    ];
+    expect(planRecovery("r", listed)).toEqual(expected);
+    // A recovery filled positions 4 and 5 with gap steps: the next one plans the same.
+    const recovered = [
+      ...listed,
+      { functionID: 4, name: "runvil.gap", output: "" },
+      { functionID: 5, name: "runvil.gap", output: "" },
+    ];
+    expect(planRecovery("r", recovered)).toEqual(expected);
+  });
+
+  it("refuses a sleep that follows a recorded effect, naming the position", () => {
+    expect(() =>
+      planRecovery("r1", [
+        { functionID: 0, name: "runvil:1/1", output: "x" },
+        { functionID: 1, name: "DBOS.sleep", output: 1 },
+      ]),
+    ).toThrow(/position 1 is "DBOS.sleep", where a Runvil effect, ask or gap step belongs/);
+    expect(() =>
+      planRecovery("r1", [
+        { functionID: 0, name: "runvil:1/1", output: "x" },
+        { functionID: 2, name: "DBOS.sleep", output: 1 },
+      ]),
+    ).toThrow(/position 2 is "DBOS.sleep"/);
+  });
+
   it("refuses a step this package does not record, naming the run and the position", () => {
     expect(() => planRecovery("r1", [{ functionID: 0, name: "someStep", output: null }])).toThrow(
       new DurableError(

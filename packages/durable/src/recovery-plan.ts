@@ -34,13 +34,21 @@ export type PlannedPosition =
       readonly answered: boolean;
       readonly answer: unknown;
     }
+  /**
+   * The timeout sleep of a recv whose ask marker was never recorded: DBOS records the sleep as
+   * the recv starts, and that insert can commit before the marker's step (the two race; the
+   * process died, or the record was listed, in between). Taken again as a step of DBOS's sleep
+   * name (answered from the record, never slept); the two positions before it are gaps, and the
+   * Engine's ask, having no marker, is asked anew after the recorded positions.
+   */
+  | { readonly kind: "sleep"; readonly position: number }
   /** A position whose step never completed (it was in flight): filled with an empty step. */
   | { readonly kind: "gap"; readonly position: number };
 
 /**
  * Plans the positions of a recovered execution from the steps DBOS recorded. Positions are
- * 0..(highest recorded); every one is an effect, an ask (three positions) or a gap. A recorded
- * step of any other name is not this package's, and a DurableError `invalid` names it.
+ * 0..(highest recorded); every one is an effect, an ask (three positions), a gap, or the sleep of
+ * an ask whose marker never recorded (after two gaps). A recorded step of any other name is not this package's, and a DurableError `invalid` names it.
  */
 export function planRecovery(runId: string, steps: readonly RecordedStep[]): PlannedPosition[] {
   const byPosition = new Map<number, RecordedStep>();
@@ -74,11 +82,19 @@ export function planRecovery(runId: string, steps: readonly RecordedStep[]): Pla
         answer: recv?.output,
       });
       position += 3;
+    } else if (step.name === DBOS_SLEEP && isGap(byPosition, position - 1, position - 2)) {
+      plan.push({ kind: "sleep", position });
+      position += 1;
     } else {
       unexpected(runId, step, "a Runvil effect, ask or gap step");
     }
   }
   return plan;
+}
+
+/** True when every one of `positions` is at least 0 and holds no step or a gap step. */
+function isGap(byPosition: ReadonlyMap<number, RecordedStep>, ...positions: number[]): boolean {
+  return positions.every((p) => p >= 0 && (byPosition.get(p)?.name ?? GAP_STEP) === GAP_STEP);
 }
 
 function unexpected(runId: string, step: RecordedStep, wanted: string): never {

@@ -1,6 +1,6 @@
 import { DurableError } from "./durable-error";
 import type { PlannedPosition } from "./recovery-plan";
-import { askStepName, effectStepName, GAP_STEP } from "./step-names";
+import { askStepName, DBOS_SLEEP, effectStepName, GAP_STEP } from "./step-names";
 import type { WorkflowSteps } from "./workflow-steps";
 
 /** An ask taken again on recovery: its marker's recorded request, its (possibly awaited) answer. */
@@ -22,7 +22,8 @@ export interface ReplayedPositions {
 /**
  * Takes every planned position again, in order, in one synchronous stretch (so each lands where
  * it was recorded): a completed effect's step (DBOS answers it from the record: its function is
- * never called), an ask's marker and recv, an empty step for a gap.
+ * never called), an ask's marker and recv, an empty step for a gap, the recorded sleep of an ask
+ * whose marker never recorded (a step of DBOS's sleep name: answered from the record, never slept).
  */
 export function replayPositions(
   runId: string,
@@ -43,6 +44,8 @@ export function replayPositions(
       asks.set(position.effect, { request, answer });
       taken.push(request);
       if (position.answered) taken.push(answer);
+    } else if (position.kind === "sleep") {
+      taken.push(steps.step(DBOS_SLEEP, () => vanished(runId, position)));
     } else {
       taken.push(steps.step(GAP_STEP, async () => ""));
     }
