@@ -72,7 +72,10 @@ export interface DurableWorker {
   recover(executorIds: readonly string[]): Promise<string[]>;
   /** Runs of other Runvil versions waiting in the database, each refusal naming both versions. */
   refusedRuns(): Promise<RefusedRun[]>;
-  /** Runs `input` in this process now, not through the queue, and resolves with its result. */
+  /**
+   * Runs `input` in this process now, not through the queue, and resolves with its result (a
+   * run parked on an ask: once answered, wherever it then runs).
+   */
   run(input: DurableRunInput): Promise<RunResult>;
   /**
    * Stops the worker. It takes no run any more; with `drain` (the default) no new step starts
@@ -221,7 +224,13 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     async run(input) {
       const checked = checkRunInput(input, "run");
       const handle = await DBOS.startWorkflow(run, { workflowID: checked.runId })(checked);
-      return decodeValue(await handle.getResult()) as RunResult;
+      // A run parked on an ask ends this handle as cancelled: its result comes once answered.
+      const text = await handle.getResult().catch(async (error: unknown) => {
+        if ((await client.status(checked.runId))?.state !== "waiting") throw error;
+        return undefined;
+      });
+      if (text === undefined) return client.result(checked.runId);
+      return decodeValue(text) as RunResult;
     },
 
     async shutdown(shutdownOptions = {}) {
