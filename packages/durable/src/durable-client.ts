@@ -132,7 +132,7 @@ export function wrapClient(client: DBOSClient, parkPool: Pg.Pool, ownsPool = fal
   };
   const waitingAsks = async (runId: string): Promise<string[]> => {
     const steps = (await client.listWorkflowSteps(runId)) ?? [];
-    return planRecovery(runId, steps).flatMap((p) =>
+    return planRecovery(runId, steps, { live: true }).flatMap((p) =>
       p.kind === "ask" && !p.answered ? [p.effect] : [],
     );
   };
