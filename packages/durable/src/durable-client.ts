@@ -1,7 +1,8 @@
-import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { decodeValue } from "@runvil/journal";
 import type { RunResult } from "@runvil/protocol";
 import type { JsonObject } from "@runvil/sdk";
+import type * as Pg from "pg";
 import { DurableError } from "./durable-error";
 import {
   applicationVersion,
@@ -10,6 +11,8 @@ import {
   DURABLE_WORKFLOW,
   RUNVIL_VERSION,
 } from "./names";
+import { answerRun, parkedRuns } from "./park-sql";
+import { openParkPool } from "./park-tables";
 import { prepareSystemDatabase } from "./prepare-database";
 import { planRecovery } from "./recovery-plan";
 import { newRunId } from "./run-id";
@@ -50,8 +53,11 @@ export interface DurableClient {
    * with their ids. Only for executors known dead: a live one loses its runs mid-step.
    */
   recover(executorIds: readonly string[]): Promise<string[]>;
-  /** Delivers `text` to the run's oldest waiting ask; resolves with that ask's effect id. */
-  answer(runId: string, text: string): Promise<{ readonly ask: string }>;
+  /**
+   * Delivers `text` to the run's oldest waiting ask; resolves with that ask's effect id and
+   * whether the run was parked (and is back on the queue now, for whichever worker is free).
+   */
+  answer(runId: string, text: string): Promise<{ readonly ask: string; readonly resumed: boolean }>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -62,7 +68,11 @@ const DBOS_STATES: Record<DurableRunState, string[]> = {
   finished: ["SUCCESS"],
   failed: ["ERROR", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"],
   cancelled: ["CANCELLED"],
+  waiting: ["CANCELLED"],
 };
+
+/** How often `result` looks again at a parked run (ms). */
+const PARKED_POLL_MS = 1000;
 
 /**
  * Opens a client on the durable runs database at `databaseUrl` (a `postgres://` URL), creating
@@ -71,25 +81,58 @@ const DBOS_STATES: Record<DurableRunState, string[]> = {
 export async function openDurableClient(databaseUrl: string): Promise<DurableClient> {
   const url = systemDatabaseUrl(databaseUrl);
   await prepareSystemDatabase(url);
-  const client = await DBOSClient.create({
-    systemDatabaseUrl: url,
-    applicationName: DURABLE_APPLICATION,
-  });
-  return wrapClient(client);
+  const parkPool = await openParkPool(databaseUrl);
+  try {
+    const client = await DBOSClient.create({
+      systemDatabaseUrl: url,
+      applicationName: DURABLE_APPLICATION,
+    });
+    return wrapClient(client, parkPool, true);
+  } catch (error) {
+    await parkPool.end().catch(() => {});
+    throw error;
+  }
 }
 
-/** The DurableClient over a DBOS client (a worker shares its own). */
-export function wrapClient(client: DBOSClient): DurableClient {
-  const mustExist = async (runId: string): Promise<DurableRunStatus> => {
+/**
+ * The DurableClient over a DBOS client and the pool of the parked runs (a worker shares its
+ * own); `ownsPool`: `close` ends the pool too.
+ */
+export function wrapClient(client: DBOSClient, parkPool: Pg.Pool, ownsPool = false): DurableClient {
+  /** The run statuses of DBOS's `statuses`, a cancelled one that is parked as `waiting`. */
+  const withParked = async (statuses: readonly WorkflowStatus[]): Promise<DurableRunStatus[]> => {
+    const cancelled = statuses.filter((s) => s.status === "CANCELLED").map((s) => s.workflowID);
+    const parked = await parkedRuns(parkPool, cancelled);
+    return statuses.map((s) => runStatusOf(s, parked.get(s.workflowID)));
+  };
+  const statusOf = async (runId: string): Promise<DurableRunStatus | undefined> => {
     const status = await client.getWorkflow(runId);
-    if (status === undefined || status.workflowName !== DURABLE_WORKFLOW) {
+    if (status === undefined || status.workflowName !== DURABLE_WORKFLOW) return undefined;
+    return (await withParked([status]))[0];
+  };
+  const mustExist = async (runId: string): Promise<DurableRunStatus> => {
+    const status = await statusOf(runId);
+    if (status === undefined) {
       throw new DurableError("no_such_run", `no durable run ${runId} (list them with runvil runs)`);
     }
-    return runStatusOf(status);
+    return status;
+  };
+  /** The run's result text; a parked run is waited for until it is answered and ends. */
+  const resultText = async (runId: string): Promise<string> => {
+    for (;;) {
+      try {
+        return await client.retrieveWorkflow<string>(runId).getResult();
+      } catch (error) {
+        // DBOS reports a parked run as cancelled; one answered since is queued or running again.
+        const state = (await statusOf(runId))?.state;
+        if (state === "cancelled" || state === "failed" || state === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, PARKED_POLL_MS));
+      }
+    }
   };
   const waitingAsks = async (runId: string): Promise<string[]> => {
     const steps = (await client.listWorkflowSteps(runId)) ?? [];
-    return planRecovery(runId, steps).flatMap((p) =>
+    return planRecovery(runId, steps, { live: true }).flatMap((p) =>
       p.kind === "ask" && !p.answered ? [p.effect] : [],
     );
   };
@@ -123,7 +166,7 @@ export function wrapClient(client: DBOSClient): DurableClient {
 
     async result(runId, options = {}) {
       await mustExist(runId);
-      const waited = client.retrieveWorkflow<string>(runId).getResult();
+      const waited = resultText(runId);
       const text = await withTimeout(waited, options.timeoutMs, runId).catch((error: unknown) => {
         if (error instanceof DurableError) throw error;
         throw new DurableError(
@@ -135,11 +178,7 @@ export function wrapClient(client: DBOSClient): DurableClient {
       return decodeValue(text) as RunResult;
     },
 
-    async status(runId) {
-      const status = await client.getWorkflow(runId);
-      if (status === undefined || status.workflowName !== DURABLE_WORKFLOW) return undefined;
-      return runStatusOf(status);
-    },
+    status: (runId) => statusOf(runId),
 
     async list(options = {}) {
       const statuses = await client.listWorkflows({
@@ -150,7 +189,8 @@ export function wrapClient(client: DBOSClient): DurableClient {
         ...(options.limit === undefined ? {} : { limit: options.limit }),
         ...(options.state === undefined ? {} : { status: DBOS_STATES[options.state] as never }),
       });
-      return statuses.map(runStatusOf);
+      const runs = await withParked(statuses);
+      return options.state === undefined ? runs : runs.filter((r) => r.state === options.state);
     },
 
     async waitingAsks(runId) {
@@ -174,22 +214,28 @@ export function wrapClient(client: DBOSClient): DurableClient {
       if (typeof text !== "string")
         throw new DurableError("invalid", `answer ${runId}: the answer must be a string`);
       const status = await mustExist(runId);
-      const asks = status.state === "running" ? await waitingAsks(runId) : [];
+      const waits = status.state === "running" || status.state === "waiting";
+      const asks = waits ? await waitingAsks(runId) : [];
       const ask = asks[0];
       if (ask === undefined) {
-        const where =
-          status.state === "running" ? "is running and waits on no ask" : `is ${status.state}`;
+        const where = waits ? `is ${status.state} and waits on no ask` : `is ${status.state}`;
         throw new DurableError(
           "not_waiting",
           `run ${runId} ${where}: there is no question to answer`,
         );
       }
       // One message per ask: a second answer to the same ask is dropped by the idempotency key.
-      await client.send(runId, { text }, ask, `${runId}/${ask}`);
-      return { ask };
+      // Sent under the run's lock, in the transaction that puts a parked run back on the queue.
+      const { resumed } = await answerRun(parkPool, runId, (tx) =>
+        client.sendInTransaction(tx, runId, { text }, ask, `${runId}/${ask}`),
+      );
+      return { ask, resumed };
     },
 
-    close: () => client.destroy(),
+    async close() {
+      await client.destroy();
+      if (ownsPool) await parkPool.end();
+    },
   };
 }
 

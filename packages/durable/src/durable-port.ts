@@ -13,6 +13,7 @@ import type {
 import { ToolFailure } from "@runvil/sdk";
 import { DurableError } from "./durable-error";
 import { modelText, storeText, toolText } from "./effect-text";
+import type { PortActivity } from "./port-activity";
 import type { ReplayedPositions } from "./replay-positions";
 import { askStepName, effectStepName } from "./step-names";
 import { captureOutcome, outcomeError, readOutcome } from "./step-outcome";
@@ -45,6 +46,7 @@ export class DurablePort implements EffectPort {
   private readonly askTools: ReadonlySet<string>;
   private readonly runId: string;
   private readonly onDivergence: (error: DurableError) => void;
+  private readonly activity: PortActivity | undefined;
   private recordedCount = 0;
   private liveCount = 0;
   private askCount = 0;
@@ -58,6 +60,8 @@ export class DurablePort implements EffectPort {
     readonly replayed: ReplayedPositions;
     readonly askTools: ReadonlySet<string>;
     readonly onDivergence: (error: DurableError) => void;
+    /** Told of each effect and ask as it goes (parking). */
+    readonly activity?: PortActivity;
   }) {
     this.runId = options.runId;
     this.inner = options.inner;
@@ -65,6 +69,7 @@ export class DurablePort implements EffectPort {
     this.replayed = options.replayed;
     this.askTools = options.askTools;
     this.onDivergence = options.onDivergence;
+    this.activity = options.activity;
     const inner = options.inner;
     if (inner.toolCall === undefined) this.toolCall = undefined;
     if (inner.modelRound === undefined) this.modelRound = undefined;
@@ -106,6 +111,19 @@ export class DurablePort implements EffectPort {
     request: string,
     perform: () => Promise<unknown>,
   ): Promise<unknown> {
+    this.activity?.effectStarted();
+    try {
+      return await this.answerEffect(effect, request, perform);
+    } finally {
+      this.activity?.effectSettled();
+    }
+  }
+
+  private async answerEffect(
+    effect: string,
+    request: string,
+    perform: () => Promise<unknown>,
+  ): Promise<unknown> {
     const recorded = this.replayed.effects.get(effect);
     let text: unknown;
     if (recorded !== undefined) {
@@ -125,6 +143,7 @@ export class DurablePort implements EffectPort {
 
   private async ask(request: ToolCallRequest): Promise<ToolCallOutput> {
     const text = toolText(request);
+    this.activity?.effectStarted();
     const replayed = this.replayed.asks.get(request.effect);
     let asked: Promise<unknown>;
     let answer: Promise<unknown>;
@@ -138,11 +157,23 @@ export class DurablePort implements EffectPort {
       answer = this.steps.recv(request.effect);
       answer.catch(() => undefined);
     }
-    const recordedRequest = await asked;
+    let recordedRequest: unknown;
+    try {
+      recordedRequest = await asked;
+    } finally {
+      this.activity?.effectSettled();
+    }
     if (recordedRequest !== text) {
       throw this.diverged(request.effect, String(recordedRequest), text);
     }
-    const message = await untilAborted(answer, request.signal);
+    // Recorded: the ask waits for its answer (a run waiting on asks alone can be parked).
+    this.activity?.askWaiting(request.effect);
+    let message: unknown;
+    try {
+      message = await untilAborted(answer, request.signal);
+    } finally {
+      this.activity?.askDone(request.effect);
+    }
     this.askCount += 1;
     return { text: answerText(message), trusted: true };
   }

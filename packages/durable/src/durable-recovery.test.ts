@@ -278,7 +278,7 @@ describe.skipIf(skipReason !== undefined)(
       gone.kill("SIGKILL");
       await exited(gone);
       // The answer arrives while no worker runs the run: it waits in the database.
-      expect(await client.answer(ask, "yes")).toEqual({ ask: waiting[0] });
+      expect(await client.answer(ask, "yes")).toEqual({ ask: waiting[0], resumed: false });
       const other = await startWorker(child, [url, "other-worker", stores, log]);
       try {
         expect((await client.status(fanout))?.state).toBe("running");
@@ -299,6 +299,54 @@ describe.skipIf(skipReason !== undefined)(
         await exited(other);
       }
       expect(await client.recover(["gone-worker"])).toEqual([]);
+    });
+    it("answers a run parked by a worker killed since: no executor holds it, another worker finishes it", async () => {
+      const asking = promptText(
+        [
+          "# Ask",
+          "## Main",
+          lua(
+            "store.write('before.txt', 'b')\nlocal a = tools.call('user-input/ask', {})\nstore.write('after.txt', a)\nreturn 'got ' .. a",
+          ),
+        ].join("\n\n"),
+      );
+      const runId = await client.submit({
+        runId: "parked-ask",
+        prompt: { path: "ask.md", text: asking },
+        startedAt: START,
+      });
+      const log = join(folder, "parked.log");
+      writeFileSync(log, "");
+      const stores = join(folder, "parked-stores");
+      const parker = await startWorker(child, [url, "parking-worker", stores, log], {
+        RUNVIL_PARK_AFTER: "0",
+      });
+      await eventually(async () =>
+        (await client.status(runId))?.state === "waiting" ? true : undefined,
+      );
+      parker.kill("SIGKILL");
+      await exited(parker);
+      // Parked: the dead worker's recovery does not take it; the answer puts it on the queue.
+      expect(await client.recover(["parking-worker"])).toEqual([]);
+      expect((await client.status(runId))?.state).toBe("waiting");
+      expect(await client.answer(runId, "yes")).toMatchObject({ resumed: true });
+      const other = await startWorker(child, [url, "after-park-worker", stores, log]);
+      try {
+        expect(await client.result(runId, { timeoutMs: 120_000 })).toMatchObject({
+          outcome: "succeeded",
+          result: "got yes",
+        });
+        expect((await client.status(runId))?.executorId).toBe("after-park-worker");
+        expect(await readAllFiles(new DirectoryStore(join(stores, runId)))).toEqual({
+          "after.txt": "yes",
+          "before.txt": "b",
+        });
+        // The store write before the ask was performed once, by the worker that parked it.
+        expect(lines(log).filter((l) => l.includes(` perform ${runId} store `))).toHaveLength(2);
+      } finally {
+        other.kill("SIGKILL");
+        await exited(other);
+      }
     });
   },
 );

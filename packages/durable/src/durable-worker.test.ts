@@ -127,7 +127,8 @@ describe.skipIf(skipReason !== undefined)(suiteName("a durable worker on Postgre
       const asks = await worker.client.waitingAsks(runId);
       return asks.length === 1 ? asks[0] : undefined;
     });
-    expect(await worker.client.answer(runId, "yes")).toEqual({ ask: firstAsk });
+    // Answered within the 30 s before a park: the run was not parked.
+    expect(await worker.client.answer(runId, "yes")).toEqual({ ask: firstAsk, resumed: false });
     const secondAsk = await eventually(async () => {
       const asks = await worker.client.waitingAsks(runId);
       return asks.length === 1 && asks[0] !== firstAsk ? asks[0] : undefined;

@@ -13,6 +13,8 @@ import {
   RUNVIL_VERSION,
   runvilVersionOf,
 } from "./names";
+import { parkRun } from "./park-sql";
+import { openParkPool } from "./park-tables";
 import { prepareSystemDatabase } from "./prepare-database";
 import { checkRunInput, type DurableRunInput } from "./run-input";
 import { dbosSteps, type ExecuteRun, runWorkflow, versionMismatch } from "./run-workflow";
@@ -21,6 +23,9 @@ import { systemDatabaseUrl } from "./system-database-url";
 
 /** The ask tools a durable run answers with a durable wait by default. */
 export const DEFAULT_ASK_TOOLS: readonly string[] = ["user-input/ask"];
+
+/** How long a run waits on asks alone before its worker parks it, by default (ms). */
+export const DEFAULT_PARK_AFTER_MS = 30_000;
 
 /** How a worker is started. */
 export interface DurableWorkerOptions {
@@ -41,6 +46,14 @@ export interface DurableWorkerOptions {
   readonly askTools?: readonly string[];
   /** DBOS's log level (default `warn`). */
   readonly logLevel?: string;
+  /**
+   * How long a run waits on operator asks with no other effect in flight before this worker
+   * parks it (ms; 0: at once; default 30 s; `"never"`: a waiting run keeps its slot). A parked
+   * run holds no slot; an answer puts it back on the queue (docs/design/durable.md "Long waits").
+   */
+  readonly parkAfterMs?: number | "never";
+  /** Lines for the worker's log: each park, and each park that could not be made. */
+  readonly onNote?: (message: string) => void;
 }
 
 /** A run another Runvil version journaled, which this worker leaves alone. */
@@ -60,7 +73,10 @@ export interface DurableWorker {
   recover(executorIds: readonly string[]): Promise<string[]>;
   /** Runs of other Runvil versions waiting in the database, each refusal naming both versions. */
   refusedRuns(): Promise<RefusedRun[]>;
-  /** Runs `input` in this process now, not through the queue, and resolves with its result. */
+  /**
+   * Runs `input` in this process now, not through the queue, and resolves with its result (a
+   * run parked on an ask: once answered, wherever it then runs).
+   */
   run(input: DurableRunInput): Promise<RunResult>;
   /**
    * Stops the worker. It takes no run any more; with `drain` (the default) no new step starts
@@ -116,15 +132,26 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
       `worker concurrency ${String(concurrency)} must be a whole number of at least 1`,
     );
   }
+  const parkAfterMs = options.parkAfterMs ?? DEFAULT_PARK_AFTER_MS;
+  if (parkAfterMs !== "never" && (!Number.isSafeInteger(parkAfterMs) || parkAfterMs < 0)) {
+    throw new DurableError(
+      "invalid",
+      `parkAfterMs ${String(parkAfterMs)} must be a whole number of milliseconds of at least 0, or "never"`,
+    );
+  }
   const executorId = options.executorId ?? `${hostname()}-${process.pid}`;
   const runvilVersion = options.runvilVersion ?? RUNVIL_VERSION;
   launched = true;
   const gate = new StepGate();
   const databaseUrl = systemDatabaseUrl(options.databaseUrl);
   let dbosClient: DBOSClient | undefined;
+  let parkPool: Awaited<ReturnType<typeof openParkPool>> | undefined;
+  let parking = true;
   try {
     // One process at a time creates or migrates DBOS's schema; DBOS.launch then finds it current.
     await prepareSystemDatabase(databaseUrl);
+    const pool = await openParkPool(options.databaseUrl);
+    parkPool = pool;
     dbosClient = await DBOSClient.create({
       systemDatabaseUrl: databaseUrl,
       applicationName: DURABLE_APPLICATION,
@@ -137,6 +164,17 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
         runvilVersion,
         askTools: new Set(options.askTools ?? DEFAULT_ASK_TOOLS),
         recordedSteps: async (runId) => (await stepsClient.listWorkflowSteps(runId)) ?? [],
+        ...(parkAfterMs === "never"
+          ? {}
+          : {
+              parking: {
+                afterMs: parkAfterMs,
+                retryMs: Math.max(1000, parkAfterMs),
+                park: (request) => parkRun(pool, { ...request, executorId }),
+                active: () => parking,
+                note: options.onNote ?? (() => {}),
+              },
+            }),
       },
     };
     // Registered once per process; the body reads the current worker's dependencies.
@@ -161,9 +199,11 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     launched = false;
     current = undefined;
     await dbosClient?.destroy().catch(() => undefined);
+    await parkPool?.end().catch(() => undefined);
     throw error;
   }
-  const client = wrapClient(dbosClient);
+  const livePool = parkPool;
+  const client = wrapClient(dbosClient, livePool);
   const rawClient = dbosClient;
   const run = workflow;
 
@@ -196,10 +236,17 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
     async run(input) {
       const checked = checkRunInput(input, "run");
       const handle = await DBOS.startWorkflow(run, { workflowID: checked.runId })(checked);
-      return decodeValue(await handle.getResult()) as RunResult;
+      // A run parked on an ask ends this handle as cancelled: its result comes once answered.
+      const text = await handle.getResult().catch(async (error: unknown) => {
+        if ((await client.status(checked.runId))?.state !== "waiting") throw error;
+        return undefined;
+      });
+      if (text === undefined) return client.result(checked.runId);
+      return decodeValue(text) as RunResult;
     },
 
     async shutdown(shutdownOptions = {}) {
+      parking = false;
       try {
         if (shutdownOptions.drain ?? true) await gate.drain();
         await DBOS.shutdown();
@@ -208,6 +255,7 @@ export async function launchDurableWorker(options: DurableWorkerOptions): Promis
         current = undefined;
         launched = false;
         await rawClient.destroy().catch(() => undefined);
+        await livePool.end().catch(() => undefined);
       }
     },
   };

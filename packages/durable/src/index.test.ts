@@ -6,6 +6,7 @@ describe("the package entry point", () => {
     expect(Object.keys(durable).sort()).toEqual([
       "ASK_WAIT_SECONDS",
       "DEFAULT_ASK_TOOLS",
+      "DEFAULT_PARK_AFTER_MS",
       "DURABLE_QUEUE",
       "DURABLE_WORKFLOW",
       "DurableError",

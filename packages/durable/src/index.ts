@@ -3,6 +3,7 @@ export { DurableError, type DurableErrorReason } from "./durable-error";
 export type { DurableCounts } from "./durable-port";
 export {
   DEFAULT_ASK_TOOLS,
+  DEFAULT_PARK_AFTER_MS,
   type DurableShutdownOptions,
   type DurableWorker,
   type DurableWorkerOptions,

@@ -87,4 +87,18 @@ describe("planRecovery", () => {
       ]),
     ).toThrow(/position 1 is "runvil:1\/2", where DBOS.recv belongs/);
   });
+
+  it("reads a live run's ask whose recv recorded its deadline before its marker as not waiting yet", () => {
+    const steps = [
+      { functionID: 0, name: "runvil:1/1", output: "a" },
+      { functionID: 3, name: "DBOS.sleep", output: 1 },
+    ];
+    expect(planRecovery("r1", steps, { live: true })).toEqual([
+      { kind: "effect", position: 0, effect: "1/1", output: "a" },
+      { kind: "gap", position: 1 },
+      { kind: "gap", position: 2 },
+      { kind: "gap", position: 3 },
+    ]);
+    expect(() => planRecovery("r1", steps)).toThrow(/position 3 is "DBOS.sleep"/);
+  });
 });

@@ -48,9 +48,16 @@ export type PlannedPosition =
 /**
  * Plans the positions of a recovered execution from the steps DBOS recorded. Positions are
  * 0..(highest recorded); every one is an effect, an ask (three positions), a gap, or the sleep of
- * an ask whose marker never recorded (after two gaps). A recorded step of any other name is not this package's, and a DurableError `invalid` names it.
+ * an ask whose marker never recorded (after two gaps). A recorded step of any other name is not
+ * this package's, and a DurableError `invalid` names it.
+ * `live`: the record of a run still running (read by a client), where an ask's recv may be
+ * recorded before its marker: such a position is read as a gap.
  */
-export function planRecovery(runId: string, steps: readonly RecordedStep[]): PlannedPosition[] {
+export function planRecovery(
+  runId: string,
+  steps: readonly RecordedStep[],
+  options: { readonly live?: boolean } = {},
+): PlannedPosition[] {
   const byPosition = new Map<number, RecordedStep>();
   for (const step of steps) byPosition.set(step.functionID, step);
   const highest = steps.reduce((max, step) => Math.max(max, step.functionID), -1);
@@ -84,6 +91,11 @@ export function planRecovery(runId: string, steps: readonly RecordedStep[]): Pla
       position += 3;
     } else if (step.name === DBOS_SLEEP && isGap(byPosition, position - 1, position - 2)) {
       plan.push({ kind: "sleep", position });
+      position += 1;
+    } else if (options.live === true && (step.name === DBOS_RECV || step.name === DBOS_SLEEP)) {
+      // A live run's ask whose recv recorded before its marker step was recorded (the two
+      // start in one synchronous stretch): not waiting yet.
+      plan.push({ kind: "gap", position });
       position += 1;
     } else {
       unexpected(runId, step, "a Runvil effect, ask or gap step");

@@ -1,6 +1,9 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
+import { currentOwnerXid } from "@dbos-inc/dbos-sdk/internal/context";
+import { DBOSWorkflowCancelledError } from "@dbos-inc/dbos-sdk/internal/error";
 import { encodeValue } from "@runvil/journal";
 import type { EffectPort, RunResult } from "@runvil/protocol";
+import { ExecutionParking, type ParkingDeps } from "./ask-parking";
 import { DurableError } from "./durable-error";
 import { type DurableCounts, DurablePort } from "./durable-port";
 import { planRecovery, type RecordedStep } from "./recovery-plan";
@@ -17,7 +20,10 @@ export interface DurableExecution {
    * execution.
    */
   wrap(inner: EffectPort): EffectPort;
-  /** Aborted when the run diverged from its record: pass it as the Engine's `signal`. */
+  /**
+   * Aborted when the run diverged from its record or was parked on an ask: pass it as the
+   * Engine's `signal`.
+   */
   readonly signal: AbortSignal;
   /** How many effects were answered from the record, run live, or asked so far. */
   counts(): DurableCounts;
@@ -40,6 +46,8 @@ export interface RunWorkflowDeps {
   readonly recordedSteps: (runId: string) => Promise<readonly RecordedStep[]>;
   /** The DBOS operations the run takes its positions with (the worker's gated `dbosSteps`). */
   readonly steps: WorkflowSteps;
+  /** Parks runs that wait on asks alone (absent: a waiting run keeps its slot). */
+  readonly parking?: ParkingDeps;
 }
 
 /** The DBOS operations of the current workflow. */
@@ -63,14 +71,25 @@ export async function runWorkflow(input: unknown, deps: RunWorkflowDeps): Promis
   const run = checkRunInput(input, `run ${runId}`);
   if (run.runvilVersion !== deps.runvilVersion)
     throw versionMismatch(runId, run.runvilVersion, deps.runvilVersion);
+  const stop = new AbortController();
+  const ownerXid = DBOS.workflowID === undefined ? undefined : currentOwnerXid(runId);
+  const parking =
+    deps.parking === undefined || ownerXid === undefined
+      ? undefined
+      : new ExecutionParking({
+          runId,
+          ownerXid,
+          deps: deps.parking,
+          onParked: (reason) => stop.abort(reason),
+        });
+  const steps = parking?.gate(deps.steps) ?? deps.steps;
   const recorded = await deps.recordedSteps(runId);
-  const replayed = replayPositions(runId, planRecovery(runId, recorded), deps.steps);
+  const replayed = replayPositions(runId, planRecovery(runId, recorded), steps);
   await replayed.settled;
-  const divergence = new AbortController();
   let port: DurablePort | undefined;
   const execution: DurableExecution = {
     input: run,
-    signal: divergence.signal,
+    signal: stop.signal,
     recovered: recorded.length > 0,
     wrap(inner) {
       if (port !== undefined)
@@ -78,16 +97,28 @@ export async function runWorkflow(input: unknown, deps: RunWorkflowDeps): Promis
       port = new DurablePort({
         runId,
         inner,
-        steps: deps.steps,
+        steps,
         replayed,
         askTools: deps.askTools,
-        onDivergence: (error) => divergence.abort(error),
+        onDivergence: (error) => stop.abort(error),
+        ...(parking === undefined ? {} : { activity: parking }),
       });
       return port;
     },
     counts: () => port?.counts() ?? { recorded: 0, live: 0, asks: 0 },
   };
-  const result: RunResult = await deps.execute(execution);
+  let result: RunResult;
+  try {
+    result = await deps.execute(execution);
+  } catch (error) {
+    if (parking?.parked !== undefined) throw new DBOSWorkflowCancelledError(runId);
+    throw error;
+  } finally {
+    parking?.close();
+  }
+  // Parked: DBOS holds the run as cancelled (its parked row says waiting) and records nothing of
+  // this execution; its own cancellation is how DBOS lets go of it (dbos-executor.js).
+  if (parking?.parked !== undefined) throw new DBOSWorkflowCancelledError(runId);
   if (port?.divergence !== undefined) throw port.divergence;
   return encodeValue(result);
 }

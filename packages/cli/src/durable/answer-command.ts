@@ -22,8 +22,10 @@ export async function answerCommand(
   const client = await openClientFor("answer", options.database as string, io);
   if (client === undefined) return 1;
   try {
-    const { ask } = await client.answer(runId, text);
-    io.stdout(`answered ${ask} of run ${runId}\n`);
+    const { ask, resumed } = await client.answer(runId, text);
+    io.stdout(
+      `answered ${ask} of run ${runId}${resumed ? " (it was parked: back on the queue)" : ""}\n`,
+    );
     return 0;
   } catch (error) {
     const reason = error instanceof DurableError ? ` (${error.reason})` : "";

@@ -1,6 +1,8 @@
+import { DEFAULT_PARK_AFTER_MS } from "@runvil/durable";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../run-cli";
 import { memoryIo } from "../test-io";
+import { WORKER_PARK_AFTER_MS } from "./durable-commands";
 import { freshDatabase, skipReason, suiteName } from "./test-support/test-database";
 
 const PROMPT = `---
@@ -37,6 +39,10 @@ describe("the durable commands' usage errors", () => {
       ["worker", "--database", "postgres://h/db", "--heartbeat", "5"],
       'error: --heartbeat must be a whole number of milliseconds of at least 10, got "5"\n',
     ],
+    [
+      ["worker", "--database", "postgres://h/db", "--park-after", "soon"],
+      'error: --park-after must be a whole number of milliseconds (0: at once) or off, got "soon"\n',
+    ],
     [["submit", "p.md"], "error: --database <url> is required (postgres://user@host:port/db)\n"],
     [
       ["submit", "p.md", "--database", "postgres://h/db", "--seed", "9007199254740992"],
@@ -72,6 +78,12 @@ describe("the durable commands' usage errors", () => {
       expect(io.out).toBe("");
     });
   }
+});
+
+describe("runvil worker's --park-after", () => {
+  it("defaults to @runvil/durable's park-after time", () => {
+    expect(Number(WORKER_PARK_AFTER_MS)).toBe(DEFAULT_PARK_AFTER_MS);
+  });
 });
 
 describe("runvil submit and answer on a database down or unknown", () => {

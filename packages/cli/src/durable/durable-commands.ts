@@ -6,6 +6,12 @@ function collect(value: string, previous: readonly string[]): string[] {
   return [...previous, value];
 }
 
+/**
+ * `runvil worker`'s default `--park-after`: @runvil/durable's DEFAULT_PARK_AFTER_MS, spelled out
+ * so that this module loads no DBOS (durable-commands.test.ts holds them equal).
+ */
+export const WORKER_PARK_AFTER_MS = "30000";
+
 const DATABASE = [
   "--database <url>",
   "the durable runs database (postgres://user@host:port/db), shared by every worker",
@@ -38,6 +44,11 @@ export function addDurableCommands(
       "15",
     )
     .option("--heartbeat <ms>", "the time between heartbeats and looks for dead workers", "2000")
+    .option(
+      "--park-after <ms>",
+      "a run waiting on operator asks alone this long leaves its slot until answered (0: at once; off: never)",
+      WORKER_PARK_AFTER_MS,
+    )
     .action(
       async (options: {
         database?: string;
@@ -45,6 +56,7 @@ export function addDurableCommands(
         executorId?: string;
         deadAfter: string;
         heartbeat: string;
+        parkAfter: string;
       }) => {
         const { workerCommand } = await import("./worker-command");
         setExitCode(await workerCommand(options, io));

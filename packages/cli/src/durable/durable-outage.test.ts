@@ -253,11 +253,12 @@ describe.skipIf(privateClusterSkipReason !== undefined)(
       await restore();
       const restored = Date.now();
 
-      // The ask still waits after the outage; the answer goes through the CLI.
+      // The ask still waits after the outage (held by its worker, or parked past --park-after:
+      // never parked on a read the outage failed); the answer goes through the CLI.
       await until(
         "the ask waits again",
         async () =>
-          (await openClient.status(askRun))?.state === "running" &&
+          ["running", "waiting"].includes((await openClient.status(askRun))?.state ?? "") &&
           (await openClient.waitingAsks(askRun)).length === 1,
         logs,
       );

@@ -9,7 +9,11 @@ const COLUMNS = ["ID", "STATE", "WORKER", "PROMPT", "CREATED", "ATTEMPTS"];
 function row(run: DurableRunStatus): string[] {
   return [
     run.runId,
-    run.error === undefined ? run.state : `${run.state} (${run.error})`,
+    run.error !== undefined
+      ? `${run.state} (${run.error})`
+      : run.waitingOn !== undefined
+        ? `${run.state} (ask ${run.waitingOn})`
+        : run.state,
     run.executorId ?? "-",
     run.prompt ?? "-",
     new Date(run.createdAt).toISOString(),
@@ -29,8 +33,8 @@ function table(rows: readonly string[][]): string {
 
 /**
  * `runvil runs list --database URL`: the durable runs of that database, newest first: id, state
- * (enqueued, running — which includes waiting on an ask or on recovery —, finished, failed,
- * cancelled), the worker that took it last, the prompt, when it was submitted, how many times a worker started it (DBOS's
+ * (enqueued, running — which includes waiting on an ask not parked yet, or on recovery —,
+ * waiting — parked on an ask, named —, finished, failed, cancelled), the worker that took it last, the prompt, when it was submitted, how many times a worker started it (DBOS's
  * attempts: 1 for a run never interrupted).
  */
 export async function durableRunsCommand(

@@ -18,6 +18,13 @@ export interface WorkerCommandOptions {
   readonly deadAfter: string;
   /** Milliseconds between heartbeats (and looks for dead workers). */
   readonly heartbeat: string;
+  /** Milliseconds a run waits on asks alone before it is parked, or `off`. */
+  readonly parkAfter: string;
+}
+
+/** `--park-after`: a whole number of milliseconds, `off` (never park), or undefined when bad. */
+function parkAfterOf(text: string): number | "never" | undefined {
+  return text === "off" ? "never" : wholeNumber(text, 0);
 }
 
 /** A whole number of at least `min` from `text`, or undefined. */
@@ -43,7 +50,9 @@ function stopRequested(io: CliIo): Promise<string> {
 /**
  * `runvil worker --database URL`: a worker process that takes durable runs from the queue
  * (docs/design/durable-workers.md). It registers in the database's worker registry and beats;
- * every heartbeat it recovers the runs of workers silent past `--dead-after`. SIGTERM (or Ctrl-C)
+ * every heartbeat it recovers the runs of workers silent past `--dead-after`. A run that waits on
+ * operator asks alone for `--park-after` ms is parked: it leaves its slot, and `runvil answer`
+ * puts it back on the queue (docs/design/durable.md "Long waits"). SIGTERM (or Ctrl-C)
  * drains: no new effect starts, the effects in flight finish and their steps are recorded, DBOS
  * stops, and the worker marks itself gone so that another worker puts its runs back on the queue
  * at once. Resolves with the exit code when it has stopped.
@@ -53,6 +62,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
   const concurrency = wholeNumber(options.concurrency, 1);
   const deadAfter = wholeNumber(options.deadAfter, 1);
   const heartbeatMs = wholeNumber(options.heartbeat, 10);
+  const parkAfterMs = parkAfterOf(options.parkAfter);
   const problem =
     usage ??
     (concurrency === undefined
@@ -61,12 +71,15 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
         ? `error: --dead-after must be a whole number of seconds of at least 1, got ${JSON.stringify(options.deadAfter)}`
         : heartbeatMs === undefined
           ? `error: --heartbeat must be a whole number of milliseconds of at least 10, got ${JSON.stringify(options.heartbeat)}`
-          : undefined);
+          : parkAfterMs === undefined
+            ? `error: --park-after must be a whole number of milliseconds (0: at once) or off, got ${JSON.stringify(options.parkAfter)}`
+            : undefined);
   if (
     problem !== undefined ||
     concurrency === undefined ||
     deadAfter === undefined ||
-    heartbeatMs === undefined
+    heartbeatMs === undefined ||
+    parkAfterMs === undefined
   ) {
     io.stderr(`${problem}\n`);
     return 2;
@@ -106,6 +119,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
       databaseUrl: url,
       executorId,
       concurrency,
+      parkAfterMs,
+      onNote: say,
       execute: durableExecute({ stores, gate, hosts }),
     });
   } catch (error) {
@@ -114,7 +129,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
     await stores?.close().catch(() => {});
     return 1;
   }
-  say(`taking runs (concurrency ${concurrency}, Runvil ${VERSION})`);
+  const parks = parkAfterMs === "never" ? "never parks" : `parks asks after ${parkAfterMs} ms`;
+  say(`taking runs (concurrency ${concurrency}, ${parks}, Runvil ${VERSION})`);
   for (const refused of await worker.refusedRuns().catch(() => [])) say(refused.message);
 
   const live = worker;

@@ -6,7 +6,7 @@
  * (`{pid} settled {run} {effect}`), so a test can check that no completed step ran again.
  * Completion delays are random per process (seeded by the pid), so every execution interleaves
  * its concurrent chains differently. Prints `ready` once DBOS is launched. SIGTERM drains the
- * worker and hands its unfinished runs over to the queue.
+ * worker and hands its unfinished runs over to the queue. RUNVIL_PARK_AFTER (ms) turns parking on.
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -43,6 +43,10 @@ const worker = await launchDurableWorker({
   databaseUrl,
   executorId,
   concurrency: 8,
+  // RUNVIL_PARK_AFTER (ms) parks asking runs; unset, a waiting run keeps its slot (the recovery
+  // tests kill workers whose asking runs must still be theirs).
+  parkAfterMs:
+    process.env.RUNVIL_PARK_AFTER === undefined ? "never" : Number(process.env.RUNVIL_PARK_AFTER),
   execute: async (execution) => {
     const { input } = execution;
     const folder = join(storeRoot, input.runId);
