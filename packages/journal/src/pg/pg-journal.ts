@@ -126,7 +126,10 @@ class PgRecorder implements RunRecorder {
   }
 
   recordIntent(intent: StoreIntent): Promise<void> {
-    return this.#queue(() => this.#journal.writeIntent(this.runId, intent));
+    // The buffered events and the intent commit together, as in SQLite: a crash-safe point.
+    const events = this.#events;
+    this.#events = [];
+    return this.#queue(() => this.#journal.writeIntent(this.runId, events, intent));
   }
 
   dropEventsFrom(seq: number): Promise<void> {
@@ -231,12 +234,17 @@ class PgJournal implements Journal {
     );
   }
 
-  async writeIntent(runId: string, intent: StoreIntent): Promise<void> {
+  async writeIntent(
+    runId: string,
+    events: readonly EventRecord[],
+    intent: StoreIntent,
+  ): Promise<void> {
     await this.#query(
       `cannot record the store intent of effect ${intent.effect} of run ${runId}`,
-      `INSERT INTO store_intents (run_id, effect, path, before) VALUES ($1, $2, $3, $4)
+      `WITH ${EVENTS_CTE}
+       INSERT INTO store_intents (run_id, effect, path, before) VALUES ($1, $6, $7, $8)
        ON CONFLICT (run_id, effect) DO UPDATE SET path = EXCLUDED.path, before = EXCLUDED.before`,
-      [runId, intent.effect, intent.path, intent.before],
+      [runId, ...eventColumns(events), intent.effect, intent.path, intent.before],
     );
   }
 

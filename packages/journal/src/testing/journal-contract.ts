@@ -329,6 +329,25 @@ export function describeJournalContract(
       expect(effect?.output === output).toBe(true);
     });
 
+    it("commits the buffered events with a store intent, at once, for every connection", async () => {
+      const made = await setup();
+      const recorder = await made.journal.startRun(contractInputs(1_800_000_000_000));
+      recorder.recordEvent(contractEvent(1));
+      recorder.recordEvent(contractEvent(2));
+      // A crash-safe point: a store change is about to be applied; the events before it are
+      // committed with its intent, not after the event window (journal.md "Writes and crashes").
+      await recorder.recordIntent({ effect: "0.2/1", path: "note-1.md", before: "absent" });
+      const reader = await another(made);
+      expect(await reader.readEvents(recorder.runId)).toEqual([contractEvent(1), contractEvent(2)]);
+      expect(await reader.readIntents(recorder.runId)).toEqual([
+        { effect: "0.2/1", path: "note-1.md", before: "absent" },
+      ]);
+      // The next effect writes only what came after.
+      recorder.recordEvent(contractEvent(3));
+      await recorder.recordEffect(contractEffect(1, { eventsBefore: 3 }));
+      expect((await reader.readEvents(recorder.runId)).map((e) => e.seq)).toEqual([1, 2, 3]);
+    });
+
     it("holds a run cut short up to its last effect, for every connection", async () => {
       const made = await setup();
       const recorder = await made.journal.startRun(contractInputs(1_800_000_000_000));
