@@ -89,13 +89,13 @@ export function planRecovery(
         answer: recv?.output,
       });
       position += 3;
-    } else if (step.name === DBOS_SLEEP && isGap(byPosition, position - 1, position - 2)) {
-      plan.push({ kind: "sleep", position });
-      position += 1;
     } else if (options.live === true && (step.name === DBOS_RECV || step.name === DBOS_SLEEP)) {
       // A live run's ask whose recv recorded before its marker step was recorded (the two
       // start in one synchronous stretch): not waiting yet.
       plan.push({ kind: "gap", position });
+      position += 1;
+    } else if (step.name === DBOS_SLEEP && isGap(byPosition, position - 1, position - 2)) {
+      plan.push({ kind: "sleep", position });
       position += 1;
     } else {
       unexpected(runId, step, "a Runvil effect, ask or gap step");
