@@ -7,7 +7,7 @@ import { createJournalPort, type Journal, openSqliteJournal } from "@runvil/jour
 import { parsePrompt } from "@runvil/parser";
 import { afterAll, bench, describe } from "vitest";
 import { type DurableWorker, launchDurableWorker } from "../src/durable-worker";
-import { freshDatabase, serverUrl } from "../src/test-support/test-database";
+import { freshDatabase, skipReason } from "../src/test-support/test-database";
 
 /**
  * The durable port's cost (docs/design/durable.md "Measurements"): one store-heavy run (400
@@ -56,7 +56,7 @@ const inputs = {
 
 let worker: DurableWorker | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
-if (serverUrl !== undefined) {
+if (skipReason === undefined) {
   const db = await freshDatabase();
   dropDatabase = db.drop;
   worker = await launchDurableWorker({
