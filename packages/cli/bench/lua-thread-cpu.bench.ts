@@ -13,8 +13,11 @@ import { hasNativeLua, median, WORKLOADS } from "./support/cpu-workloads";
  * schedstat, which a loaded machine distorts far less than wall time; native lua5.4's `os.clock`
  * around the same code. `RUNVIL_BENCH_BASE_LUA` = another build's `packages/lua/dist/index.js`
  * (a worktree of main) adds that build, measured in the same interleaved rounds: before / after
- * a change. fib also runs with the hook armed all along (`RUNVIL_LUA_SHARED_MEMORY=0`). Medians
- * of `RUNVIL_BENCH_ROUNDS` (default 5) rounds. Needs the built dist/ of @runvil/lua.
+ * a change. Two starts: as `runvil run` (the first VM hooked until the watchdog it starts runs),
+ * and "watched" (the watchdog started a second before, as a long-lived host does: the first block
+ * hook-free from its start). fib also runs with the hook armed all along
+ * (`RUNVIL_LUA_SHARED_MEMORY=0`). Medians of `RUNVIL_BENCH_ROUNDS` (default 5) rounds. Needs the
+ * built dist/ of @runvil/lua.
  */
 
 const ROUNDS = Number(process.env.RUNVIL_BENCH_ROUNDS ?? 5);
@@ -35,8 +38,14 @@ interface Blocks {
 }
 
 /** One fresh process running `file` as two blocks: the Lua thread's CPU ms of each. */
-function blocks(dist: string, file: string, env?: NodeJS.ProcessEnv): Blocks {
-  const args = ["--wasm-tiering-budget=50000000", script, dist, file];
+function blocks(dist: string, file: string, env?: NodeJS.ProcessEnv, watched = false): Blocks {
+  const args = [
+    "--wasm-tiering-budget=50000000",
+    script,
+    dist,
+    file,
+    ...(watched ? ["watched"] : []),
+  ];
   const result = spawnSync(process.execPath, args, { encoding: "utf8", env });
   if (result.status !== 0) throw new Error(`lua-thread-cpu.mjs ${file} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Blocks;
@@ -65,13 +74,17 @@ WORKLOADS.forEach(({ name, lua }, w) => {
   );
   const hooked = w === 0;
   const free = builds.map(() => [] as Blocks[]);
+  const early = builds.map(() => [] as Blocks[]);
   const armed = builds.map(() => [] as Blocks[]);
   const natives: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    builds.forEach((build, b) => {
-      free[b]?.push(blocks(build.dist, file));
-      if (hooked) armed[b]?.push(blocks(build.dist, file, hookedEnv));
-    });
+    // The builds in turn, the other way round every second round (no order effect).
+    const order = builds.map((_, b) => (round % 2 === 0 ? b : builds.length - 1 - b));
+    for (const b of order) {
+      free[b]?.push(blocks(builds[b]?.dist ?? "", file));
+      early[b]?.push(blocks(builds[b]?.dist ?? "", file, undefined, true));
+      if (hooked) armed[b]?.push(blocks(builds[b]?.dist ?? "", file, hookedEnv));
+    }
     if (hasNativeLua) natives.push(native(nativeFile));
   }
   const n = hasNativeLua ? median(natives) : Number.NaN;
@@ -80,6 +93,7 @@ WORKLOADS.forEach(({ name, lua }, w) => {
   const parts = builds.map((build, b) => {
     const [first, second] = [m(free[b], "first"), m(free[b], "second")];
     let part = `${build.name}: first ${fmt(first)}${x(first, n)}, second ${fmt(second)}${x(second, n)}`;
+    part += `, watched first ${fmt(m(early[b], "first"))}${x(m(early[b], "first"), n)}`;
     if (hooked)
       part += `, hook armed first ${fmt(m(armed[b], "first"))}${x(m(armed[b], "first"), n)}`;
     return part;
