@@ -1,3 +1,4 @@
+import { inTransaction } from "@runvil/pg-kit";
 import type * as Pg from "pg";
 import { DURABLE_QUEUE } from "./names";
 import { DBOS_SCHEMA } from "./park-tables";
@@ -37,28 +38,16 @@ export interface ParkedRun {
   readonly parkedAt: number;
 }
 
-/** Runs `work` in one transaction holding the run's advisory lock; commits what it returns. */
-async function underRunLock<T>(
+/** Runs `work` in one transaction holding the run's advisory lock. */
+function underRunLock<T>(
   pool: Pg.Pool,
   runId: string,
-  work: (client: Pg.PoolClient) => Promise<{ readonly commit: boolean; readonly value: T }>,
+  work: (client: Pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  const ignore = (): void => {};
-  client.on("error", ignore); // a lost connection fails the query in flight
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
     await client.query(RUN_LOCK, [runId]);
-    const { commit, value } = await work(client);
-    await client.query(commit ? "COMMIT" : "ROLLBACK");
-    return value;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.off("error", ignore);
-    client.release();
-  }
+    return work(client);
+  });
 }
 
 /**
@@ -76,12 +65,12 @@ export function parkRun(
     readonly executorId: string;
   },
 ): Promise<ParkOutcome> {
-  return underRunLock(pool, park.runId, async (client) => {
+  return underRunLock(pool, park.runId, async (client): Promise<ParkOutcome> => {
     const answered = await client.query(
       `SELECT 1 FROM ${DBOS_SCHEMA}.notifications WHERE destination_uuid = $1 AND topic = ANY($2) LIMIT 1`,
       [park.runId, [...park.asks]],
     );
-    if (answered.rows.length > 0) return { commit: false, value: "answered" as const };
+    if (answered.rows.length > 0) return "answered";
     const cancelled = await client.query(
       `UPDATE ${DBOS_SCHEMA}.workflow_status
        SET status = 'CANCELLED', owner_xid = NULL, queue_name = NULL, deduplication_id = NULL,
@@ -89,7 +78,7 @@ export function parkRun(
        WHERE workflow_uuid = $1 AND status = 'PENDING' AND owner_xid = $2`,
       [park.runId, park.ownerXid],
     );
-    if (cancelled.rowCount !== 1) return { commit: false, value: "not_owner" as const };
+    if (cancelled.rowCount !== 1) return "not_owner";
     await client.query(
       `INSERT INTO parked_runs (run_id, ask, executor_id) VALUES ($1, $2, $3)
        ON CONFLICT (run_id) DO UPDATE SET ask = EXCLUDED.ask, executor_id = EXCLUDED.executor_id,
@@ -102,7 +91,7 @@ export function parkRun(
       `SELECT pg_notify('${DBOS_NOTIFICATIONS_CHANNEL}', $1 || '::' || topic) FROM unnest($2::text[]) AS topic`,
       [park.runId, [...park.asks]],
     );
-    return { commit: true, value: "parked" as const };
+    return "parked";
   });
 }
 
@@ -122,7 +111,7 @@ export function answerRun(
     const parked = await client.query("DELETE FROM parked_runs WHERE run_id = $1 RETURNING ask", [
       runId,
     ]);
-    if (parked.rows.length === 0) return { commit: true, value: { resumed: false } };
+    if (parked.rows.length === 0) return { resumed: false };
     const resumed = await client.query(
       `UPDATE ${DBOS_SCHEMA}.workflow_status
        SET status = 'ENQUEUED', owner_xid = NULL, queue_name = $2, recovery_attempts = 0,
@@ -131,7 +120,7 @@ export function answerRun(
        WHERE workflow_uuid = $1 AND status = 'CANCELLED'`,
       [runId, DURABLE_QUEUE],
     );
-    return { commit: true, value: { resumed: resumed.rowCount === 1 } };
+    return { resumed: resumed.rowCount === 1 };
   });
 }
 

@@ -8,6 +8,7 @@ describe("package entry points", () => {
       [
         "errorCode",
         "errorDetail",
+        "inTransaction",
         "isConnectionLoss",
         "isUnreachable",
         "loadPg",

@@ -1,3 +1,4 @@
+export { inTransaction } from "./in-transaction";
 export { loadPg } from "./load-pg";
 export { migrateTables, type VersionedTables } from "./migrate-schema";
 export { openPool, type PoolOptions } from "./open-pool";

@@ -1,4 +1,5 @@
 import type * as Pg from "pg";
+import { inTransaction } from "./in-transaction";
 
 /** The advisory lock every component holds while it creates a schema. */
 export const CREATE_SCHEMA_LOCK = "runvil.create-schema";
@@ -24,9 +25,7 @@ export async function underSchemaLock<T>(
   where: SchemaLock,
   work: (client: Pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [where.lock]);
     if (where.schema !== "public") {
       // CREATE SCHEMA IF NOT EXISTS is not safe against a concurrent one under another
@@ -35,13 +34,6 @@ export async function underSchemaLock<T>(
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [CREATE_SCHEMA_LOCK]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${where.schema}`);
     }
-    const value = await work(client);
-    await client.query("COMMIT");
-    return value;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+    return work(client);
+  });
 }

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { openPool, underSchemaLock } from "@runvil/pg-kit";
+import { inTransaction, openPool, underSchemaLock } from "@runvil/pg-kit";
 import type * as Pg from "pg";
 
 /**
@@ -123,11 +123,7 @@ export class WorkerRegistry {
     deadAfterSeconds: number,
     recover: (executorIds: readonly string[]) => Promise<T>,
   ): Promise<{ readonly executorIds: readonly string[]; readonly recovered: T } | undefined> {
-    const client = await this.#pool.connect();
-    const ignore = (): void => {};
-    client.on("error", ignore);
-    try {
-      await client.query("BEGIN");
+    return inTransaction(this.#pool, async (client) => {
       const claimed = await client.query<{ executor_id: string }>(
         `UPDATE runvil_workers SET stopped_at = now(), recovered_by = $1
          WHERE executor_id IN (
@@ -140,20 +136,10 @@ export class WorkerRegistry {
         [this.executorId, deadAfterSeconds],
       );
       const executorIds = claimed.rows.map((row) => row.executor_id).sort();
-      if (executorIds.length === 0) {
-        await client.query("COMMIT");
-        return undefined;
-      }
+      if (executorIds.length === 0) return undefined;
       const recovered = await recover(executorIds);
-      await client.query("COMMIT");
       return { executorIds, recovered };
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.off("error", ignore);
-      client.release();
-    }
+    });
   }
 
   /**
